@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Isobar",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "isobar", targets: ["isobar"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // The only target that sees <zmq.h>.
+        .systemLibrary(
+            name: "CLibZMQ",
+            pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
+        // Safe Swift API over libzmq; the only importer of CLibZMQ.
+        .target(name: "IsobarBus", dependencies: ["CLibZMQ"]),
+        // Pure logic: JSON, messages, geometry, the stage engines. No I/O.
+        .target(name: "IsobarCore"),
+        // Process-level plumbing: stdio loops, child processes, broker, plug, supervisor.
+        .target(name: "IsobarHost", dependencies: [
+            "IsobarCore", "IsobarBus",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // HTTP: the feed fetcher (AsyncHTTPClient) and the sample feed server (SwiftNIO).
+        .target(name: "IsobarNet", dependencies: [
+            "IsobarCore",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // SQLite snapshot store (GRDB).
+        .target(name: "IsobarStore", dependencies: [
+            "IsobarCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "isobar", dependencies: [
+            "IsobarCore", "IsobarBus", "IsobarHost", "IsobarNet", "IsobarStore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"]),
+        .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"]),
+        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus"]),
+    ]
+)
