@@ -1,0 +1,235 @@
+/// A validating, allocation-free JSON scanner over raw bytes (RFC 8259).
+///
+/// It checks the full grammar (including UTF-8 inside strings, escapes, number syntax and a nesting
+/// limit) and reports where each value starts and ends, but decodes nothing. Decoding is done lazily
+/// by `JSONObject` for just the fields a message needs; this is what makes the stages fast enough
+/// to beat `jq` on station lines (Foundation's JSONDecoder builds every value first).
+struct JSONScanner {
+    let bytes: UnsafeRawBufferPointer
+    var index: Int
+    let maxDepth: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, start: Int = 0, maxDepth: Int = 64) {
+        self.bytes = bytes
+        self.index = start
+        self.maxDepth = maxDepth
+    }
+
+    var atEnd: Bool { index >= bytes.count }
+
+    @inline(__always) func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Scans one value of any kind starting at `index` (after whitespace) and leaves `index` just past it.
+    mutating func scanValue(depth: Int) throws(JSONError) -> JSONKind {
+        skipWhitespace()
+        guard let byte = peek() else { throw JSONError("unexpected end of input, expected a value", at: index) }
+        switch byte {
+        case UInt8(ascii: "\""):
+            _ = try scanString()
+            return .string
+        case UInt8(ascii: "{"):
+            try scanContainer(open: byte, depth: depth)
+            return .object
+        case UInt8(ascii: "["):
+            try scanContainer(open: byte, depth: depth)
+            return .array
+        case UInt8(ascii: "t"):
+            try scanLiteral("true")
+            return .bool
+        case UInt8(ascii: "f"):
+            try scanLiteral("false")
+            return .bool
+        case UInt8(ascii: "n"):
+            try scanLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try scanNumber()
+            return .number
+        case UInt8(ascii: "N"), UInt8(ascii: "I"):
+            throw JSONError("NaN and Infinity are not JSON numbers", at: index)
+        default:
+            throw JSONError("unexpected \(Self.describe(byte)), expected a value", at: index)
+        }
+    }
+
+    /// Scans an object or array. Nested containers are scanned recursively up to `maxDepth`,
+    /// so a line of 10,000 `[` is rejected quickly instead of exhausting the stack.
+    private mutating func scanContainer(open: UInt8, depth: Int) throws(JSONError) {
+        guard depth < maxDepth else { throw JSONError("nesting deeper than \(maxDepth) levels", at: index) }
+        let isObject = open == UInt8(ascii: "{")
+        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        index += 1
+        skipWhitespace()
+        if peek() == close { index += 1; return }
+        while true {
+            if isObject {
+                skipWhitespace()
+                guard peek() == UInt8(ascii: "\"") else { throw JSONError("expected a string key", at: index) }
+                _ = try scanString()
+                skipWhitespace()
+                guard peek() == UInt8(ascii: ":") else { throw JSONError("expected ':' after key", at: index) }
+                index += 1
+            }
+            _ = try scanValue(depth: depth + 1)
+            skipWhitespace()
+            guard let next = peek() else { throw JSONError("unexpected end of input inside \(isObject ? "object" : "array")", at: index) }
+            index += 1
+            if next == close { return }
+            guard next == UInt8(ascii: ",") else {
+                throw JSONError("expected ',' or '\(Character(Unicode.Scalar(close)))', found \(Self.describe(next))", at: index - 1)
+            }
+        }
+    }
+
+    /// Scans a string at `index` (which must be a quote). Returns whether it contains escapes.
+    mutating func scanString() throws(JSONError) -> Bool {
+        let start = index
+        index += 1
+        var escaped = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return escaped
+            case UInt8(ascii: "\\"):
+                escaped = true
+                try scanEscape()
+            case 0x00..<0x20:
+                throw JSONError("control character \(Self.describe(byte)) inside a string (escape it)", at: index)
+            case 0x80...:
+                try scanUTF8Sequence()
+            default:
+                index += 1
+            }
+        }
+        throw JSONError("unterminated string", at: start)
+    }
+
+    private mutating func scanEscape() throws(JSONError) {
+        let at = index
+        index += 1
+        guard let kind = peek() else { throw JSONError("unterminated escape", at: at) }
+        switch kind {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            index += 1
+        case UInt8(ascii: "u"):
+            index += 1
+            let unit = try scanHex4()
+            if (0xD800...0xDBFF).contains(unit) {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw JSONError("unpaired UTF-16 surrogate escape", at: at)
+                }
+                index += 2
+                let low = try scanHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw JSONError("unpaired UTF-16 surrogate escape", at: at) }
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                throw JSONError("unpaired UTF-16 surrogate escape", at: at)
+            }
+        default:
+            throw JSONError("invalid escape \\\(Self.describe(kind))", at: at)
+        }
+    }
+
+    private mutating func scanHex4() throws(JSONError) -> UInt16 {
+        guard index + 4 <= bytes.count else { throw JSONError("truncated \\u escape", at: index) }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            guard let digit = Self.hexValue(bytes[index]) else { throw JSONError("invalid hex digit in \\u escape", at: index) }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Validates one multi-byte UTF-8 sequence (no overlongs, no surrogates, at most U+10FFFF).
+    private mutating func scanUTF8Sequence() throws(JSONError) {
+        let lead = bytes[index]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upper = 0x9F
+        case 0xF0: length = 4; lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upper = 0x8F
+        default: throw JSONError("invalid UTF-8 byte \(Self.describe(lead))", at: index)
+        }
+        guard index + length <= bytes.count else { throw JSONError("truncated UTF-8 sequence", at: index) }
+        let second = bytes[index + 1]
+        guard second >= lower && second <= upper else { throw JSONError("invalid UTF-8 sequence", at: index) }
+        for k in 2..<length where bytes[index + k] & 0xC0 != 0x80 {
+            throw JSONError("invalid UTF-8 sequence", at: index)
+        }
+        index += length
+    }
+
+    private mutating func scanNumber() throws(JSONError) {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), Self.isDigit(first) else {
+            if peek() == UInt8(ascii: "I") { throw JSONError("NaN and Infinity are not JSON numbers", at: start) }
+            throw JSONError("invalid number", at: start)
+        }
+        index += 1
+        if first == UInt8(ascii: "0"), let next = peek(), Self.isDigit(next) {
+            throw JSONError("leading zero in number", at: start)
+        }
+        skipDigits()
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard let d = peek(), Self.isDigit(d) else { throw JSONError("digit expected after decimal point", at: index) }
+            skipDigits()
+        }
+        if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            index += 1
+            if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index += 1 }
+            guard let d = peek(), Self.isDigit(d) else { throw JSONError("digit expected in exponent", at: index) }
+            skipDigits()
+        }
+    }
+
+    @inline(__always) private mutating func skipDigits() {
+        while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+    }
+
+    @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    private mutating func scanLiteral(_ word: StaticString) throws(JSONError) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw JSONError("invalid literal", at: index) }
+        let base = word.utf8Start
+        for k in 0..<count where bytes[index + k] != base[k] {
+            throw JSONError("invalid literal", at: index)
+        }
+        index += count
+    }
+
+    static func describe(_ byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)
+    }
+}

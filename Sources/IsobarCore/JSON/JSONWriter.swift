@@ -1,0 +1,128 @@
+/// Appends JSON to a byte buffer without building intermediate values.
+///
+/// Commas are placed automatically: call `key` before each member value in an object and the
+/// value functions directly inside arrays. Non-finite numbers are written as `null` because JSON
+/// cannot carry them.
+public struct JSONWriter: Sendable {
+    public var bytes: [UInt8]
+    private var needsComma = false
+
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    @inline(__always) private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+    }
+
+    public mutating func objectStart() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func objectEnd() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func arrayStart() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func arrayEnd() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    /// Writes `"key":`; the next value call completes the member.
+    public mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func key(_ name: String) {
+        separate()
+        appendQuoted(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func string(_ value: String) { separate(); appendQuoted(value) }
+
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    public mutating func number(_ value: Double) {
+        separate()
+        appendNumber(value)
+    }
+
+    public mutating func number(_ value: Double?) {
+        if let value { number(value) } else { null() }
+    }
+
+    public mutating func int(_ value: Int) {
+        separate()
+        appendInt(value)
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        if value { append("true") } else { append("false") }
+    }
+
+    public mutating func null() { separate(); append("null") }
+
+    /// Inserts already-encoded JSON (a value taken verbatim from an input line).
+    public mutating func raw<C: Collection>(_ json: C) where C.Element == UInt8 {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
+    /// Ends the current line and resets comma state for the next message.
+    public mutating func newline() {
+        bytes.append(0x0A)
+        needsComma = false
+    }
+
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma = false
+    }
+
+    private mutating func append(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func appendInt(_ value: Int) {
+        if value >= 0 && value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Integral values print without a fraction ("46", not "46.0"); others in Swift's shortest
+    /// round-trip form, which is valid JSON.
+    private mutating func appendNumber(_ value: Double) {
+        guard value.isFinite else { append("null"); return }
+        if value == value.rounded(.towardZero) && abs(value) < 1e15 {
+            appendInt(Int(value))
+            return
+        }
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func appendQuoted(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0x00..<0x20, 0x7F:
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,33 @@
+/// 64-bit FNV-1a: a fast, stable (process-independent) hash for snapshot ids and change detection.
+/// Swift's `Hasher` is seeded per process, so it cannot name a snapshot across processes.
+public struct FNV1a: Sendable {
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    public init() {}
+
+    @inline(__always) public mutating func add(byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+
+    public mutating func add(_ text: String) {
+        for byte in text.utf8 { add(byte: byte) }
+        add(byte: 0xFF)  // separator: ("ab","c") and ("a","bc") differ
+    }
+
+    public mutating func add(_ number: Double?) {
+        guard let number else { add(byte: 0xFE); return }
+        var bits = (number + 0.0).bitPattern
+        for _ in 0..<8 { add(byte: UInt8(truncatingIfNeeded: bits)); bits >>= 8 }
+    }
+
+    public mutating func add(_ number: UInt64) {
+        var bits = number
+        for _ in 0..<8 { add(byte: UInt8(truncatingIfNeeded: bits)); bits >>= 8 }
+    }
+
+    /// The hash as 16 lowercase hex digits.
+    public var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,72 @@
+/// One weather station's observation for one day, in the feed's units.
+///
+/// Unknown values stay `nil` (never 0): a blank title is the truth, a 0° title would be a lie.
+public struct Station: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var coordinate: Coordinate
+    /// Degrees Fahrenheit.
+    public var temperature: Double?
+    /// Miles per hour.
+    public var windSpeed: Double?
+    /// Degrees clockwise from north that the wind blows FROM; 0 and 360 both mean north.
+    public var windDirection: Double?
+    /// Chance of precipitation, percent 0...100.
+    public var precipitation: Double?
+
+    public init(id: String, name: String, coordinate: Coordinate, temperature: Double? = nil,
+                windSpeed: Double? = nil, windDirection: Double? = nil, precipitation: Double? = nil) {
+        self.id = id
+        self.name = name
+        self.coordinate = coordinate
+        self.temperature = temperature
+        self.windSpeed = windSpeed
+        self.windDirection = windDirection
+        self.precipitation = precipitation
+    }
+
+    /// Reads the station members of a `station` message or of an element of a `visible` upsert.
+    public init(from object: JSONObject) throws(MessageError) {
+        id = try object.requireName("id")
+        name = try object.optionalString("name") ?? ""
+        coordinate = try Coordinate(from: object)
+        temperature = try object.optionalNumber("temperature")
+        windSpeed = try object.optionalNumber("windSpeed")
+        windDirection = try object.optionalNumber("windDirection")
+        precipitation = try object.optionalNumber("precipitation")
+        if let speed = windSpeed, speed < 0 { throw MessageError("windSpeed \(speed) is negative") }
+        if let direction = windDirection, !(0...360).contains(direction) {
+            throw MessageError("windDirection \(direction) is outside [0, 360]")
+        }
+        if let chance = precipitation, !(0...100).contains(chance) {
+            throw MessageError("precipitation \(chance) is outside [0, 100]")
+        }
+    }
+
+    /// Writes the station's members (not the braces) so callers can add their own around them.
+    public func writeMembers(to writer: inout JSONWriter) {
+        writer.key("id"); writer.string(id)
+        writer.key("name"); writer.string(name)
+        writer.key("latitude"); writer.number(coordinate.latitude)
+        writer.key("longitude"); writer.number(coordinate.longitude)
+        writer.key("temperature"); writer.number(temperature)
+        writer.key("windSpeed"); writer.number(windSpeed)
+        writer.key("windDirection"); writer.number(windDirection)
+        writer.key("precipitation"); writer.number(precipitation)
+    }
+
+    /// A 64-bit fingerprint of everything a client can see of the station, to detect changes
+    /// between snapshots without keeping old copies.
+    public var fingerprint: UInt64 {
+        var hash = FNV1a()
+        hash.add(id)
+        hash.add(name)
+        hash.add(coordinate.latitude)
+        hash.add(coordinate.longitude)
+        hash.add(temperature)
+        hash.add(windSpeed)
+        hash.add(windDirection)
+        hash.add(precipitation)
+        return hash.value
+    }
+}
