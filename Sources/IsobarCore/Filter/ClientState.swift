@@ -1,0 +1,24 @@
+/// What the filter remembers about one client: its viewport, what it was last sent, its selection.
+final class ClientState {
+    var viewport: Viewport
+    /// Version of the last `visible` message sent (the client contract's per-client version).
+    var version = 0
+    /// Key → fingerprint of every annotation the client holds after applying all messages sent.
+    var shown: [UInt64: UInt64] = [:]
+    /// The snapshot `shown` was computed from; nil when the client has never seen data.
+    var shownSnapshot: String?
+    var selection: SelectionState = .none
+    var lastSeen: Double
+
+    init(viewport: Viewport, now: Double) {
+        self.viewport = viewport
+        self.lastSeen = now
+    }
+}
+
+/// A client's callout selection.
+enum SelectionState: Equatable {
+    case none
+    /// Selected station id and the fingerprint of the values last sent for it.
+    case selected(id: String, fingerprint: UInt64?)
+}

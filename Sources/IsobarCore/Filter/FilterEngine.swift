@@ -1,0 +1,280 @@
+/// The region filter: holds the latest complete snapshot of each day and every client's
+/// viewport, and tells each client what entered, left or changed in its view.
+///
+/// Input: `station`, `snapshot`, `viewport`, `select`, `resync` (others pass through unchanged).
+/// Output: `visible` (per client, full or a diff, with the client's `version`), `selection`
+/// (callout data for the client's selected station), `error`, and `resync` requests when a
+/// snapshot arrived incomplete. Pure logic: the caller supplies lines and the clock.
+public final class FilterEngine {
+    public static let stage = "filter"
+    public let options: FilterOptions
+    private var snapshots: [Day: StationSnapshot] = [:]
+    private var assembler = SnapshotAssembler()
+    private var interner = KeyInterner()
+    private var clients: [String: ClientState] = [:]
+    private var lastSweep = 0.0
+    private var lastResyncRequest = -Double.infinity
+
+    public init(options: FilterOptions = FilterOptions()) {
+        self.options = options
+    }
+
+    public var clientCount: Int { clients.count }
+    public func snapshot(for day: Day) -> StationSnapshot? { snapshots[day] }
+
+    /// Handles one input line, appending any output lines to `out`.
+    public func handle(line: UnsafeRawBufferPointer, now: Double, into out: inout JSONWriter) {
+        let object: JSONObject
+        do {
+            object = try JSONObject(parsing: line)
+        } catch {
+            ErrorMessage(stage: Self.stage, message: "not a JSON object: \(error)", line: line).write(to: &out)
+            return
+        }
+        do {
+            try handle(object, now: now, into: &out)
+        } catch {
+            ErrorMessage(stage: Self.stage, message: error.message, line: line).write(to: &out)
+        }
+        sweep(now: now)
+    }
+
+    func handle(_ object: JSONObject, now: Double, into out: inout JSONWriter) throws(MessageError) {
+        let type = try object.requireString("type")
+        switch type {
+        case "station": try receive(StationMessage(from: object))
+        case "snapshot": complete(try SnapshotEnd(from: object), now: now, into: &out)
+        case "viewport": update(try Viewport(from: object, defaults: options.defaults), now: now, into: &out)
+        case "select": try select(Select(from: object), now: now, into: &out)
+        case "resync": try resync(Resync(from: object), now: now, into: &out)
+        default:
+            out.raw(object.rawBytes)
+            out.newline()
+        }
+    }
+
+    /// Registers a viewport directly (the `--viewport` flag), without emitting anything until
+    /// there is data to show.
+    /// Such a client is pinned: it never idles out.
+    public func register(_ viewport: Viewport) {
+        clients[viewport.client] = ClientState(viewport: viewport, now: .infinity)
+    }
+
+    // MARK: - Snapshots
+
+    private func receive(_ message: StationMessage) throws(MessageError) {
+        if snapshots[message.day]?.id == message.snapshot { return }  // a replay of what we hold
+        try assembler.add(message)
+    }
+
+    private func complete(_ end: SnapshotEnd, now: Double, into out: inout JSONWriter) {
+        if let current = snapshots[end.day], current.id == end.snapshot {
+            assembler.discard(end.snapshot)
+            if current.source != end.source || current.fetchedAt != end.fetchedAt {
+                current.source = end.source
+                current.fetchedAt = end.fetchedAt
+                current.ageSeconds = end.ageSeconds
+                for client in clients.values where client.viewport.day == end.day {
+                    send(client, full: false, forceMessage: true, into: &out)
+                }
+            }
+            return
+        }
+        switch assembler.finish(end) {
+        case .complete(let stations):
+            snapshots[end.day] = StationSnapshot(end: end, stations: stations, interner: &interner)
+            for client in clients.values where client.viewport.day == end.day {
+                send(client, full: client.shownSnapshot == nil, into: &out)
+                refreshSelection(client, onlyIfChanged: true, into: &out)
+            }
+        case .incomplete(let received, let expected):
+            ErrorMessage(stage: Self.stage,
+                         message: "snapshot \(end.snapshot) of \(end.day.rawValue) is incomplete (\(received) of \(expected) stations); kept the previous one and asked for a resync",
+                         excerpt: "").write(to: &out)
+            requestResync(reason: "incomplete snapshot \(end.snapshot)", now: now, into: &out)
+        case .unknown:
+            requestResync(reason: "end marker for unseen snapshot \(end.snapshot)", now: now, into: &out)
+        }
+    }
+
+    private func requestResync(reason: String, now: Double, into out: inout JSONWriter) {
+        guard now - lastResyncRequest >= options.resyncInterval else { return }
+        lastResyncRequest = now
+        Resync(reason: reason).write(to: &out)
+    }
+
+    // MARK: - Clients
+
+    private func update(_ viewport: Viewport, now: Double, into out: inout JSONWriter) {
+        guard let client = clients[viewport.client] else {
+            makeRoom()
+            let client = ClientState(viewport: viewport, now: now)
+            clients[viewport.client] = client
+            send(client, full: true, forceMessage: true, into: &out)
+            return
+        }
+        let old = client.viewport
+        client.viewport = viewport
+        client.lastSeen = now
+        let restyled = old.day != viewport.day || old.presentation != viewport.presentation
+        send(client, full: restyled || client.shownSnapshot == nil, into: &out)
+        refreshSelection(client, onlyIfChanged: !restyled, into: &out)
+    }
+
+    private func select(_ select: Select, now: Double, into out: inout JSONWriter) throws(MessageError) {
+        guard let client = clients[select.client] else {
+            throw MessageError("client \"\(select.client)\" has no viewport yet; send a viewport before select")
+        }
+        client.lastSeen = now
+        guard let id = select.id else {
+            if case .selected(let previous, _) = client.selection {
+                client.selection = .none
+                writeSelection(client, id: previous, station: nil, reason: "cleared", into: &out)
+            }
+            return
+        }
+        let known = snapshots.values.contains { $0.position(of: id) != nil }
+        guard known else { throw MessageError("unknown station \"\(id)\"") }
+        client.selection = .selected(id: id, fingerprint: nil)
+        refreshSelection(client, onlyIfChanged: false, into: &out)
+    }
+
+    private func resync(_ request: Resync, now: Double, into out: inout JSONWriter) throws(MessageError) {
+        // A request without a client is for the snapshot publishers (persist, fetch), not for us.
+        guard let name = request.client else { return }
+        guard let client = clients[name] else { throw MessageError("client \"\(name)\" has no viewport; send a viewport") }
+        client.lastSeen = now
+        send(client, full: true, forceMessage: true, into: &out)
+        refreshSelection(client, onlyIfChanged: false, into: &out)
+    }
+
+    /// Computes the client's visible set and sends it in full, or as the difference from what the
+    /// client holds. Sends nothing when nothing changed (unless `forceMessage`).
+    private func send(_ client: ClientState, full: Bool, forceMessage: Bool = false, into out: inout JSONWriter) {
+        let snapshot = snapshots[client.viewport.day]
+        var next: [UInt64: UInt64] = [:]
+        var upsertStations: [Int32] = []
+        var upsertClusters: [Cluster] = []
+        if let snapshot {
+            let items = Clusterer.items(in: client.viewport.region, of: snapshot, limit: client.viewport.limit)
+            next.reserveCapacity(items.total)
+            for position in items.stations {
+                let key = snapshot.keys[Int(position)]
+                let fingerprint = snapshot.fingerprints[Int(position)]
+                next[key] = fingerprint
+                if full || client.shown[key] != fingerprint { upsertStations.append(position) }
+            }
+            for cluster in items.clusters {
+                let fingerprint = cluster.fingerprint
+                next[cluster.key] = fingerprint
+                if full || client.shown[cluster.key] != fingerprint { upsertClusters.append(cluster) }
+            }
+        }
+        var removed: [UInt64] = []
+        if !full {
+            for key in client.shown.keys where next[key] == nil { removed.append(key) }
+        }
+        client.shown = next
+        client.shownSnapshot = snapshot?.id
+        guard full || forceMessage || !upsertStations.isEmpty || !upsertClusters.isEmpty || !removed.isEmpty else { return }
+        client.version += 1
+        writeVisible(client, snapshot: snapshot, full: full, stations: upsertStations, clusters: upsertClusters, removed: removed, into: &out)
+    }
+
+    private func writeVisible(_ client: ClientState, snapshot: StationSnapshot?, full: Bool, stations: [Int32],
+                              clusters: [Cluster], removed: [UInt64], into out: inout JSONWriter) {
+        let viewport = client.viewport
+        out.objectStart()
+        out.key("type"); out.string("visible")
+        out.key("client"); out.string(viewport.client)
+        out.key("version"); out.int(client.version)
+        out.key("full"); out.bool(full)
+        out.key("day"); out.string(viewport.day.rawValue)
+        writeSnapshotInfo(snapshot, into: &out)
+        viewport.presentation.write(to: &out)
+        out.key("upsert")
+        out.arrayStart()
+        if let snapshot {
+            for position in stations {
+                out.objectStart()
+                snapshot.stations[Int(position)].writeMembers(to: &out)
+                out.objectEnd()
+            }
+        }
+        for cluster in clusters {
+            out.objectStart()
+            cluster.writeMembers(to: &out)
+            out.objectEnd()
+        }
+        out.arrayEnd()
+        out.key("remove")
+        out.arrayStart()
+        for key in removed {
+            out.string(Cluster.isCluster(key) ? Cluster.id(forKey: key) : (interner.id(for: key) ?? ""))
+        }
+        out.arrayEnd()
+        out.objectEnd()
+        out.newline()
+    }
+
+    private func writeSnapshotInfo(_ snapshot: StationSnapshot?, into out: inout JSONWriter) {
+        out.key("snapshot"); out.string(snapshot?.id)
+        out.key("source"); out.string(snapshot?.source.rawValue)
+        out.key("fetchedAt"); out.number(snapshot?.fetchedAt)
+        out.key("ageSeconds"); out.number(snapshot?.ageSeconds)
+    }
+
+    /// Sends the selected station's current data, or a clear when it is no longer visible as a
+    /// single station. With `onlyIfChanged`, stays silent while the station is visible and unchanged.
+    private func refreshSelection(_ client: ClientState, onlyIfChanged: Bool, into out: inout JSONWriter) {
+        guard case .selected(let id, let lastFingerprint) = client.selection else { return }
+        guard let snapshot = snapshots[client.viewport.day], let position = snapshot.position(of: id),
+              client.shown[snapshot.keys[position]] != nil else {
+            client.selection = .none
+            writeSelection(client, id: id, station: nil, reason: "not-visible", into: &out)
+            return
+        }
+        let fingerprint = snapshot.fingerprints[position]
+        if onlyIfChanged && fingerprint == lastFingerprint { return }
+        client.selection = .selected(id: id, fingerprint: fingerprint)
+        writeSelection(client, id: id, station: snapshot.stations[position], reason: lastFingerprint == nil ? "selected" : "updated", into: &out)
+    }
+
+    private func writeSelection(_ client: ClientState, id: String, station: Station?, reason: String, into out: inout JSONWriter) {
+        let viewport = client.viewport
+        out.objectStart()
+        out.key("type"); out.string("selection")
+        out.key("client"); out.string(viewport.client)
+        out.key("id"); out.string(id)
+        out.key("day"); out.string(viewport.day.rawValue)
+        writeSnapshotInfo(snapshots[viewport.day], into: &out)
+        viewport.presentation.write(to: &out)
+        out.key("reason"); out.string(reason)
+        out.key("station")
+        if let station {
+            out.objectStart()
+            station.writeMembers(to: &out)
+            out.objectEnd()
+        } else {
+            out.null()
+        }
+        out.objectEnd()
+        out.newline()
+    }
+
+    // MARK: - Memory bounds
+
+    private func sweep(now: Double) {
+        guard now - lastSweep >= max(1, options.idleSeconds / 10) else { return }
+        lastSweep = now
+        let cutoff = now - options.idleSeconds
+        clients = clients.filter { $0.value.lastSeen >= cutoff }
+    }
+
+    private func makeRoom() {
+        guard clients.count >= options.maxClients else { return }
+        if let oldest = clients.min(by: { $0.value.lastSeen < $1.value.lastSeen })?.key {
+            clients[oldest] = nil
+        }
+    }
+}

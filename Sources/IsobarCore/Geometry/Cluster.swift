@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Several stations shown as one annotation because the viewport holds more than the client's
+/// limit. Carries the count and aggregated values (means of the known values; wind direction as
+/// the direction of the mean wind vector) so a title can still say something true.
+public struct Cluster: Sendable, Equatable {
+    /// Bit 63 set, so cluster keys never collide with station keys.
+    public var key: UInt64
+    public var count: Int
+    public var coordinate: Coordinate
+    public var temperature: Double?
+    public var windSpeed: Double?
+    public var windDirection: Double?
+    public var precipitation: Double?
+
+    /// `cluster:<level>:<row>:<column>` of the fixed grid cell it aggregates. Stable while the
+    /// client pans at one zoom, so panning moves only the clusters at the edges.
+    public var id: String { Self.id(forKey: key) }
+
+    public static func key(level: Int, row: Int, column: Int) -> UInt64 {
+        1 << 63 | UInt64(level + 64) << 48 | UInt64(row) << 24 | UInt64(column)
+    }
+
+    public static func id(forKey key: UInt64) -> String {
+        let level = Int((key >> 48) & 0x7F) - 64
+        let row = Int((key >> 24) & 0xFF_FFFF)
+        let column = Int(key & 0xFF_FFFF)
+        return "cluster:\(level):\(row):\(column)"
+    }
+
+    public static func isCluster(_ key: UInt64) -> Bool { key & (1 << 63) != 0 }
+
+    public var fingerprint: UInt64 {
+        var hash = FNV1a()
+        hash.add(key)
+        hash.add(UInt64(count))
+        hash.add(coordinate.latitude)
+        hash.add(coordinate.longitude)
+        hash.add(temperature)
+        hash.add(windSpeed)
+        hash.add(windDirection)
+        hash.add(precipitation)
+        return hash.value
+    }
+
+    public func writeMembers(to writer: inout JSONWriter) {
+        writer.key("id"); writer.string(id)
+        writer.key("cluster"); writer.bool(true)
+        writer.key("count"); writer.int(count)
+        writer.key("latitude"); writer.number(coordinate.latitude)
+        writer.key("longitude"); writer.number(coordinate.longitude)
+        writer.key("temperature"); writer.number(temperature)
+        writer.key("windSpeed"); writer.number(windSpeed)
+        writer.key("windDirection"); writer.number(windDirection)
+        writer.key("precipitation"); writer.number(precipitation)
+    }
+}
+
+/// Accumulates the members of one cluster cell.
+struct ClusterAccumulator {
+    var count = 0
+    var first: Int32 = -1
+    var latitudeSum = 0.0
+    var longitudeSum = 0.0
+    var temperatureSum = 0.0, temperatureCount = 0
+    var windSpeedSum = 0.0, windSpeedCount = 0
+    var windX = 0.0, windY = 0.0, windCount = 0
+    var precipitationSum = 0.0, precipitationCount = 0
+
+    mutating func add(_ station: Station, index: Int32, unwrappedLongitude: Double) {
+        if count == 0 { first = index }
+        count += 1
+        latitudeSum += station.coordinate.latitude
+        longitudeSum += unwrappedLongitude
+        if let t = station.temperature { temperatureSum += t; temperatureCount += 1 }
+        if let p = station.precipitation { precipitationSum += p; precipitationCount += 1 }
+        if let s = station.windSpeed {
+            windSpeedSum += s
+            windSpeedCount += 1
+            if let d = station.windDirection {
+                let radians = d * .pi / 180
+                windX += s * sin(radians)
+                windY += s * cos(radians)
+                windCount += 1
+            }
+        }
+    }
+
+    func cluster(key: UInt64) -> Cluster {
+        var longitude = longitudeSum / Double(count)
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        var direction: Double? = nil
+        if windCount > 0, windX != 0 || windY != 0 {
+            var degrees = atan2(windX, windY) * 180 / .pi
+            if degrees < 0 { degrees += 360 }
+            direction = (degrees * 10).rounded() / 10
+        }
+        return Cluster(
+            key: key, count: count,
+            coordinate: Coordinate(latitude: latitudeSum / Double(count), longitude: longitude),
+            temperature: temperatureCount > 0 ? temperatureSum / Double(temperatureCount) : nil,
+            windSpeed: windSpeedCount > 0 ? windSpeedSum / Double(windSpeedCount) : nil,
+            windDirection: direction,
+            precipitation: precipitationCount > 0 ? precipitationSum / Double(precipitationCount) : nil)
+    }
+}

@@ -1,0 +1,82 @@
+/// A MapKit-style region: a center and a span, with the visibility rule of the client contract.
+///
+/// Visible means latitude within center ± latitudeDelta/2 (clamped to [-90, 90]) and longitude
+/// within center ± longitudeDelta/2, both inclusive. Longitudes wrap at ±180 (a region centred
+/// at 179°E sees 179°W), and a longitudeDelta of 360 or more sees every longitude.
+public struct Region: Sendable, Equatable {
+    public let center: Coordinate
+    public let latitudeDelta: Double
+    public let longitudeDelta: Double
+
+    public let minLatitude: Double
+    public let maxLatitude: Double
+    /// The visible longitudes as at most two closed intervals inside [-180, 180].
+    /// Empty when every longitude is visible (see `allLongitudes`).
+    public let longitudeRanges: [ClosedRange<Double>]
+    public let allLongitudes: Bool
+
+    /// Rejects a non-positive span, a latitude span over 180° and centers out of range, with a
+    /// message that says which.
+    public init(center: Coordinate, latitudeDelta: Double, longitudeDelta: Double) throws(MessageError) {
+        guard latitudeDelta.isFinite, longitudeDelta.isFinite else { throw MessageError("span must be finite") }
+        guard latitudeDelta > 0 else { throw MessageError("latitudeDelta \(latitudeDelta) must be greater than 0") }
+        guard latitudeDelta <= 180 else { throw MessageError("latitudeDelta \(latitudeDelta) is over 180") }
+        guard longitudeDelta > 0 else { throw MessageError("longitudeDelta \(longitudeDelta) must be greater than 0") }
+        guard (-90...90).contains(center.latitude), (-180...180).contains(center.longitude) else {
+            throw MessageError("center \(center.latitude),\(center.longitude) is out of range")
+        }
+        self.center = center
+        self.latitudeDelta = latitudeDelta
+        self.longitudeDelta = longitudeDelta
+        minLatitude = max(-90, center.latitude - latitudeDelta / 2)
+        maxLatitude = min(90, center.latitude + latitudeDelta / 2)
+        let low = center.longitude - longitudeDelta / 2
+        let high = center.longitude + longitudeDelta / 2
+        if longitudeDelta >= 360 {
+            allLongitudes = true
+            longitudeRanges = []
+        } else if low < -180 {
+            let wrapped = (low + 360)...180
+            let direct = -180...high
+            allLongitudes = direct.upperBound >= wrapped.lowerBound
+            longitudeRanges = allLongitudes ? [] : [wrapped, direct]
+        } else if high > 180 {
+            let direct = low...180
+            let wrapped = -180...(high - 360)
+            allLongitudes = wrapped.upperBound >= direct.lowerBound
+            longitudeRanges = allLongitudes ? [] : [direct, wrapped]
+        } else {
+            allLongitudes = false
+            longitudeRanges = [low...high]
+        }
+    }
+
+    @inline(__always) public func contains(latitude: Double, longitude: Double) -> Bool {
+        guard latitude >= minLatitude && latitude <= maxLatitude else { return false }
+        if allLongitudes { return true }
+        for range in longitudeRanges where range.contains(longitude) { return true }
+        return false
+    }
+
+    public func contains(_ coordinate: Coordinate) -> Bool {
+        contains(latitude: coordinate.latitude, longitude: coordinate.longitude)
+    }
+
+    /// Parses `LAT,LON,DLAT,DLON` (the `--viewport` flag of the CLI).
+    public init(parsing text: String) throws(MessageError) {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: " ")) }
+        guard parts.count == 4, let lat = parts[0], let lon = parts[1], let dlat = parts[2], let dlon = parts[3] else {
+            throw MessageError("viewport must be LAT,LON,DLAT,DLON (four numbers), got \"\(text)\"")
+        }
+        try self.init(center: Coordinate(latitude: lat, longitude: lon), latitudeDelta: dlat, longitudeDelta: dlon)
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        var s = self
+        while s.first == set { s = s.dropFirst() }
+        while s.last == set { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,90 @@
+/// A uniform latitude/longitude grid over a fixed set of points, answering "which points are in
+/// this region" in O(cells touched + points reported) instead of a scan of every point.
+///
+/// Built once per snapshot with a counting sort (O(n)), stored as flat arrays (cell starts,
+/// point indices, and the coordinates in cell order) so a query walks contiguous memory.
+/// A grid was chosen over a k-d tree or R-tree because the points are static per snapshot,
+/// the queries are axis-aligned boxes in degrees, and the wrap at ±180 maps to column ranges.
+public struct SpatialGrid: Sendable {
+    public let cellsPerDegree: Int
+    let rows: Int
+    let columns: Int
+    /// cellStart[c]..<cellStart[c+1] are the positions in `order` of the points in cell c.
+    let cellStart: [Int32]
+    /// Point indices sorted by cell.
+    let order: [Int32]
+    let latitudes: [Double]
+    let longitudes: [Double]
+
+    public var count: Int { order.count }
+
+    /// - Parameter cellsPerDegree: resolution; by default about 16 points per cell on average
+    ///   for large sets (1° for up to ~1M points on 64,800 cells, finer above).
+    public init(coordinates: [Coordinate], cellsPerDegree: Int? = nil) {
+        let resolution = cellsPerDegree ?? (coordinates.count > 1_500_000 ? 2 : 1)
+        self.cellsPerDegree = resolution
+        rows = 180 * resolution
+        columns = 360 * resolution
+        let cellCount = rows * columns
+        var counts = [Int32](repeating: 0, count: cellCount + 1)
+        var cells = [Int32](repeating: 0, count: coordinates.count)
+        for (i, point) in coordinates.enumerated() {
+            let cell = Self.cell(point.latitude, point.longitude, resolution, rows, columns)
+            cells[i] = Int32(cell)
+            counts[cell + 1] += 1
+        }
+        for c in 0..<cellCount { counts[c + 1] += counts[c] }
+        var next = counts
+        var order = [Int32](repeating: 0, count: coordinates.count)
+        for i in 0..<coordinates.count {
+            let cell = Int(cells[i])
+            order[Int(next[cell])] = Int32(i)
+            next[cell] += 1
+        }
+        cellStart = counts
+        self.order = order
+        latitudes = order.map { coordinates[Int($0)].latitude }
+        longitudes = order.map { coordinates[Int($0)].longitude }
+    }
+
+    @inline(__always) static func cell(_ latitude: Double, _ longitude: Double, _ resolution: Int, _ rows: Int, _ columns: Int) -> Int {
+        let row = min(rows - 1, max(0, Int((latitude + 90) * Double(resolution))))
+        let column = min(columns - 1, max(0, Int((longitude + 180) * Double(resolution))))
+        return row * columns + column
+    }
+
+    @inline(__always) private func row(_ latitude: Double) -> Int {
+        min(rows - 1, max(0, Int((latitude + 90) * Double(cellsPerDegree))))
+    }
+
+    @inline(__always) private func column(_ longitude: Double) -> Int {
+        min(columns - 1, max(0, Int((longitude + 180) * Double(cellsPerDegree))))
+    }
+
+    /// Calls `body` with the index of every point inside `region`, each exactly once.
+    public func forEach(in region: Region, _ body: (Int32) -> Void) {
+        let firstRow = row(region.minLatitude)
+        let lastRow = row(region.maxLatitude)
+        let columnRanges: [ClosedRange<Int>] = region.allLongitudes
+            ? [0...(columns - 1)]
+            : region.longitudeRanges.map { column($0.lowerBound)...column($0.upperBound) }
+        for r in firstRow...lastRow {
+            let rowBase = r * columns
+            for columnRange in columnRanges {
+                let start = Int(cellStart[rowBase + columnRange.lowerBound])
+                let end = Int(cellStart[rowBase + columnRange.upperBound + 1])
+                // Cells of one row in a column range are contiguous in `order`.
+                for k in start..<end where region.contains(latitude: latitudes[k], longitude: longitudes[k]) {
+                    body(order[k])
+                }
+            }
+        }
+    }
+
+    /// The indices of every point inside `region`.
+    public func indices(in region: Region) -> [Int32] {
+        var found: [Int32] = []
+        forEach(in: region) { found.append($0) }
+        return found
+    }
+}

@@ -1,0 +1,21 @@
+/// `{"type":"select","client":"alice","id":"K1D3"}`: the client tapped a station and wants its
+/// callout. `"id":null` (or no id) clears the selection.
+public struct Select: Sendable, Equatable {
+    public var client: String
+    public var id: String?
+
+    public init(client: String, id: String?) {
+        self.client = client
+        self.id = id
+    }
+
+    public init(from object: JSONObject) throws(MessageError) {
+        client = try object.requireName("client")
+        if let id = try object.optionalString("id") {
+            guard !id.isEmpty else { throw MessageError("field \"id\" must not be empty (use null to clear the selection)") }
+            self.id = id
+        } else {
+            id = nil
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// `{"type":"status",...}`: the health of one feed, so the persister and clients know when data
+/// is live and when the feed is offline.
+public struct StatusMessage: Sendable, Equatable {
+    public enum State: String, Sendable, CaseIterable { case ok, unchanged, failed }
+
+    public var day: Day
+    public var state: State
+    public var url: String
+    /// Why it failed (empty when ok).
+    public var reason: String
+    /// Consecutive failures so far (0 when ok).
+    public var attempt: Int
+    /// Seconds until the next attempt.
+    public var retryIn: Double
+
+    public init(day: Day, state: State, url: String, reason: String = "", attempt: Int = 0, retryIn: Double = 0) {
+        self.day = day
+        self.state = state
+        self.url = url
+        self.reason = reason
+        self.attempt = attempt
+        self.retryIn = retryIn
+    }
+
+    public init(from object: JSONObject) throws(MessageError) {
+        guard let day = try object.optionalEnum("day", Day.self) else { throw MessageError("missing required field \"day\"") }
+        guard let state = try object.optionalEnum("state", State.self) else { throw MessageError("missing required field \"state\"") }
+        self.day = day
+        self.state = state
+        url = try object.optionalString("url") ?? ""
+        reason = try object.optionalString("reason") ?? ""
+        attempt = try object.optionalInt("attempt") ?? 0
+        retryIn = try object.optionalNumber("retryIn") ?? 0
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.objectStart()
+        writer.key("type"); writer.string("status")
+        writer.key("day"); writer.string(day.rawValue)
+        writer.key("state"); writer.string(state.rawValue)
+        writer.key("url"); writer.string(url)
+        writer.key("reason"); writer.string(reason)
+        writer.key("attempt"); writer.int(attempt)
+        writer.key("retryIn"); writer.number((retryIn * 1000).rounded() / 1000)
+        writer.objectEnd()
+        writer.newline()
+    }
+}

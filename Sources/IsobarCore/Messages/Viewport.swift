@@ -1,0 +1,54 @@
+/// `{"type":"viewport",...}`: what a client is looking at (the fixed client contract).
+///
+/// Region is MapKit's: a center plus a span. Optional keys beyond the contract: `units`,
+/// `windUnit`, `locale`, and `limit` (most annotations before the filter clusters; default 500).
+public struct Viewport: Sendable, Equatable {
+    public static let defaultLimit = 500
+    /// Largest accepted `limit`: above it a single answer could be hundreds of megabytes.
+    public static let maxLimit = 1_000_000
+
+    public var client: String
+    public var region: Region
+    public var day: Day
+    public var presentation: Presentation
+    public var limit: Int
+
+    public init(client: String, region: Region, day: Day = .today, presentation: Presentation = Presentation(), limit: Int = Viewport.defaultLimit) {
+        self.client = client
+        self.region = region
+        self.day = day
+        self.presentation = presentation
+        self.limit = limit
+    }
+
+    public init(from object: JSONObject, defaults: Presentation = Presentation()) throws(MessageError) {
+        client = try object.requireName("client")
+        let center = try Coordinate(from: object.requireObject("center"))
+        let span = try object.requireObject("span")
+        let latitudeDelta = try span.requireNumber("latitudeDelta")
+        let longitudeDelta = try span.requireNumber("longitudeDelta")
+        region = try Region(center: center, latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
+        day = try object.optionalEnum("day", Day.self) ?? .today
+        presentation = try Presentation(from: object, defaults: defaults)
+        let limit = try object.optionalInt("limit") ?? Viewport.defaultLimit
+        guard limit >= 1 && limit <= Viewport.maxLimit else { throw MessageError("limit \(limit) is outside [1, \(Viewport.maxLimit)]") }
+        self.limit = limit
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.objectStart()
+        writer.key("type"); writer.string("viewport")
+        writer.key("client"); writer.string(client)
+        writer.key("center"); region.center.write(to: &writer)
+        writer.key("span")
+        writer.objectStart()
+        writer.key("latitudeDelta"); writer.number(region.latitudeDelta)
+        writer.key("longitudeDelta"); writer.number(region.longitudeDelta)
+        writer.objectEnd()
+        writer.key("day"); writer.string(day.rawValue)
+        presentation.write(to: &writer)
+        writer.key("limit"); writer.int(limit)
+        writer.objectEnd()
+        writer.newline()
+    }
+}
