@@ -32,7 +32,7 @@ let package = Package(
         ]),
         // HTTP: the feed fetcher (AsyncHTTPClient) and the sample feed server (SwiftNIO).
         .target(name: "IsobarNet", dependencies: [
-            "IsobarCore",
+            "IsobarCore", "IsobarHost",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -41,7 +41,7 @@ let package = Package(
         ]),
         // SQLite snapshot store (GRDB).
         .target(name: "IsobarStore", dependencies: [
-            "IsobarCore",
+            "IsobarCore", "IsobarHost",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -52,6 +52,8 @@ let package = Package(
         ]),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"]),
         .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"]),
+        .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore"]),
+        .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"]),
         .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus"]),
     ]
 )
