@@ -44,7 +44,7 @@ public final class FilterEngine {
         switch type {
         case "station": try receive(StationMessage(from: object))
         case "snapshot": complete(try SnapshotEnd(from: object), now: now, into: &out)
-        case "viewport": update(try Viewport(from: object, defaults: options.defaults), now: now, into: &out)
+        case "viewport": update(try Viewport(from: object), now: now, into: &out)
         case "select": try select(Select(from: object), now: now, into: &out)
         case "resync": try resync(Resync(from: object), now: now, into: &out)
         default:

@@ -2,8 +2,6 @@
 public struct FilterOptions: Sendable {
     /// Clients silent for longer than this are forgotten (seconds).
     public var idleSeconds: Double = 600
-    /// Presentation for clients that do not say (the formatter's flag defaults travel with it).
-    public var defaults = Presentation()
     /// At most this many clients are held; beyond it the least recently seen is dropped.
     public var maxClients = 100_000
     /// Minimum seconds between two resync requests this filter sends.

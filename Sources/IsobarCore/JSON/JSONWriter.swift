@@ -78,6 +78,12 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
+    /// Drops everything after `count` bytes (a message abandoned half-way) and starts a new line.
+    public mutating func truncate(to count: Int) {
+        bytes.removeSubrange(min(count, bytes.count)...)
+        needsComma = false
+    }
+
     public mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         needsComma = false

@@ -21,7 +21,7 @@ public struct Viewport: Sendable, Equatable {
         self.limit = limit
     }
 
-    public init(from object: JSONObject, defaults: Presentation = Presentation()) throws(MessageError) {
+    public init(from object: JSONObject) throws(MessageError) {
         client = try object.requireName("client")
         let center = try Coordinate(from: object.requireObject("center"))
         let span = try object.requireObject("span")
@@ -29,7 +29,7 @@ public struct Viewport: Sendable, Equatable {
         let longitudeDelta = try span.requireNumber("longitudeDelta")
         region = try Region(center: center, latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
         day = try object.optionalEnum("day", Day.self) ?? .today
-        presentation = try Presentation(from: object, defaults: defaults)
+        presentation = try Presentation(from: object)
         let limit = try object.optionalInt("limit") ?? Viewport.defaultLimit
         guard limit >= 1 && limit <= Viewport.maxLimit else { throw MessageError("limit \(limit) is outside [1, \(Viewport.maxLimit)]") }
         self.limit = limit

@@ -1,0 +1,164 @@
+/// The formatter: turns the filter's `visible` sets into the client contract's `annotations`,
+/// and `selection` into `callout`. Stateless per client (the filter owns versions and
+/// selections), so it can be restarted or replaced at any moment.
+public struct FormatEngine: Sendable {
+    public static let stage = "format"
+    /// Used for whatever a client's viewport did not specify.
+    public var defaults: ResolvedPresentation
+
+    public init(defaults: ResolvedPresentation = ResolvedPresentation()) {
+        self.defaults = defaults
+    }
+
+    public func handle(line: UnsafeRawBufferPointer, into out: inout JSONWriter) {
+        let object: JSONObject
+        do {
+            object = try JSONObject(parsing: line)
+        } catch {
+            ErrorMessage(stage: Self.stage, message: "not a JSON object: \(error)", line: line).write(to: &out)
+            return
+        }
+        let mark = out.bytes.count
+        do {
+            switch try object.requireString("type") {
+            case "visible": try annotations(object, into: &out)
+            case "selection": try callout(object, into: &out)
+            default:
+                out.raw(object.rawBytes)
+                out.newline()
+            }
+        } catch {
+            out.truncate(to: mark)  // drop a half-written message
+            ErrorMessage(stage: Self.stage, message: error.message, line: line).write(to: &out)
+        }
+    }
+
+    private func annotations(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
+        let client = try object.requireName("client")
+        guard let version = try object.optionalInt("version") else { throw MessageError("missing required field \"version\"") }
+        let full = try object.optionalBool("full") ?? false
+        let day = try object.optionalEnum("day", Day.self) ?? .today
+        let presentation = try Presentation(from: object).resolved(defaults)
+        let titles = TitleFormatter(presentation)
+        guard let upsertField = object.field("upsert"), upsertField.kind == .array else {
+            throw MessageError("field \"upsert\" must be an array")
+        }
+        var removals: [String] = []
+        if let removeField = object.field("remove") {
+            guard removeField.kind == .array else { throw MessageError("field \"remove\" must be an array") }
+            for element in object.arrayElements(removeField) {
+                guard element.kind == .string else { throw MessageError("\"remove\" must hold station ids (strings)") }
+                removals.append(JSONDecodingAccess.string(object.storage, element.range))
+            }
+        }
+        out.objectStart()
+        out.key("type"); out.string("annotations")
+        out.key("client"); out.string(client)
+        out.key("version"); out.int(version)
+        out.key("full"); out.bool(full)
+        out.key("day"); out.string(day.rawValue)
+        out.key("field"); out.string(presentation.field.rawValue)
+        out.key("units"); out.string(presentation.units.rawValue)
+        out.key("windUnit"); out.string(presentation.windUnit.rawValue)
+        out.key("locale"); out.string(presentation.locale.rawValue)
+        try copySnapshotInfo(object, into: &out)
+        out.key("upsert")
+        out.arrayStart()
+        for element in object.arrayElements(upsertField) {
+            guard element.kind == .object else { throw MessageError("\"upsert\" must hold objects") }
+            try annotation(object.object(at: element.range), titles: titles, into: &out)
+        }
+        out.arrayEnd()
+        out.key("remove")
+        out.arrayStart()
+        for id in removals { out.string(id) }
+        out.arrayEnd()
+        out.objectEnd()
+        out.newline()
+    }
+
+    private func annotation(_ item: JSONObject, titles: TitleFormatter, into out: inout JSONWriter) throws(MessageError) {
+        let isCluster = try item.optionalBool("cluster") ?? false
+        let id = try item.requireName("id")
+        let coordinate = try Coordinate(from: item)
+        let temperature = try item.optionalNumber("temperature")
+        let windSpeed = try item.optionalNumber("windSpeed")
+        let windDirection = try item.optionalNumber("windDirection")
+        let precipitation = try item.optionalNumber("precipitation")
+        out.objectStart()
+        out.key("id"); out.string(id)
+        out.key("coordinate"); coordinate.write(to: &out)
+        out.key("title")
+        out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation))
+        if isCluster {
+            guard let count = try item.optionalInt("count"), count > 0 else { throw MessageError("a cluster needs a positive \"count\"") }
+            out.key("subtitle"); out.string(titles.stationsLabel(count))
+            out.key("cluster"); out.bool(true)
+            out.key("count"); out.int(count)
+        } else {
+            out.key("subtitle"); out.string(try item.optionalString("name") ?? "")
+        }
+        switch titles.presentation.field {
+        case .temperature:
+            out.key("value"); out.number(titles.temperature(temperature).map { ($0 * 10).rounded() / 10 })
+        case .precipitation:
+            out.key("value"); out.number(precipitation)
+        case .wind:
+            titles.writeWind(speed: windSpeed, direction: windDirection, into: &out)
+        }
+        out.objectEnd()
+    }
+
+    private func callout(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
+        let client = try object.requireName("client")
+        let id = try object.requireName("id")
+        let day = try object.optionalEnum("day", Day.self) ?? .today
+        let reason = try object.optionalString("reason") ?? ""
+        let presentation = try Presentation(from: object).resolved(defaults)
+        let titles = TitleFormatter(presentation)
+        out.objectStart()
+        out.key("type"); out.string("callout")
+        out.key("client"); out.string(client)
+        out.key("id"); out.string(id)
+        out.key("day"); out.string(day.rawValue)
+        out.key("reason"); out.string(reason)
+        guard let stationField = object.field("station"), let stationObject = object.object(stationField) else {
+            out.key("clear"); out.bool(true)
+            out.objectEnd()
+            out.newline()
+            return
+        }
+        let station = try Station(from: stationObject)
+        out.key("clear"); out.bool(false)
+        out.key("title"); out.string(station.name.isEmpty ? station.id : station.name)
+        out.key("subtitle"); out.string(station.id + " · " + titles.dayLabel(day))
+        out.key("coordinate"); station.coordinate.write(to: &out)
+        out.key("details")
+        out.arrayStart()
+        for line in titles.details(station, day: day) {
+            out.objectStart()
+            out.key("label"); out.string(line.label)
+            out.key("value"); out.string(line.value)
+            out.objectEnd()
+        }
+        out.arrayEnd()
+        try copySnapshotInfo(object, into: &out)
+        out.objectEnd()
+        out.newline()
+    }
+
+    /// Carries the data's provenance through, so clients can show "stored data, 3 h old".
+    private func copySnapshotInfo(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
+        out.key("snapshot"); out.string(try object.optionalString("snapshot"))
+        out.key("source"); out.string(try object.optionalString("source"))
+        out.key("fetchedAt"); out.number(try object.optionalNumber("fetchedAt"))
+        out.key("ageSeconds"); out.number(try object.optionalNumber("ageSeconds"))
+    }
+}
+
+/// Decoding access for array elements found by `JSONObject.arrayElements`.
+enum JSONDecodingAccess {
+    static func string(_ storage: [UInt8], _ range: Range<Int>) -> String {
+        storage.withUnsafeBytes { JSONDecoding.unescape($0, (range.lowerBound + 1)..<(range.upperBound - 1)) }
+    }
+}

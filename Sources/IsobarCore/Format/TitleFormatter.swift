@@ -1,0 +1,102 @@
+/// Turns station values into the text a map shows, in the client's field, units and locale.
+public struct TitleFormatter: Sendable {
+    public let presentation: ResolvedPresentation
+    let phrases: Phrases
+
+    public init(_ presentation: ResolvedPresentation) {
+        self.presentation = presentation
+        phrases = Phrases.of(presentation.locale)
+    }
+
+    /// The annotation title: "46°", "7 mph W →", "calm", "40%", or "" when the value is unknown.
+    public func title(temperature: Double?, windSpeed: Double?, windDirection: Double?, precipitation: Double?) -> String {
+        switch presentation.field {
+        case .temperature:
+            guard let value = self.temperature(temperature) else { return "" }
+            return phrases.number(value, digits: 0) + "°"
+        case .precipitation:
+            guard let precipitation else { return "" }
+            return phrases.number(precipitation, digits: 0) + "%"
+        case .wind:
+            guard let mph = windSpeed else { return "" }
+            let speed = UnitConversion.speed(mph: mph, to: presentation.windUnit)
+            let rounded = phrases.number(speed, digits: 0)
+            if rounded == "0" { return phrases.calm }
+            var text = rounded + " " + UnitConversion.label(presentation.windUnit)
+            if let direction = windDirection {
+                text += " " + Compass.point(from: direction, locale: presentation.locale) + " " + Compass.arrow(from: direction)
+            }
+            return text
+        }
+    }
+
+    public func title(_ station: Station) -> String {
+        title(temperature: station.temperature, windSpeed: station.windSpeed,
+              windDirection: station.windDirection, precipitation: station.precipitation)
+    }
+
+    /// The temperature in the presentation's unit.
+    public func temperature(_ fahrenheit: Double?) -> Double? {
+        guard let fahrenheit else { return nil }
+        return presentation.units == .metric ? UnitConversion.celsius(fahrenheit: fahrenheit) : fahrenheit
+    }
+
+    public var temperatureUnit: String { presentation.units == .metric ? "°C" : "°F" }
+
+    /// Wind details for graphical clients: converted speed, compass point (from), arrow and
+    /// rotation (to). Direction keys are omitted when the direction is unknown or the air is calm.
+    public func writeWind(speed mph: Double?, direction: Double?, into out: inout JSONWriter) {
+        guard let mph else { return }
+        let speed = UnitConversion.speed(mph: mph, to: presentation.windUnit)
+        let calm = phrases.number(speed, digits: 0) == "0"
+        out.key("wind")
+        out.objectStart()
+        out.key("speed"); out.number((speed * 10).rounded() / 10)
+        out.key("unit"); out.string(UnitConversion.label(presentation.windUnit))
+        out.key("calm"); out.bool(calm)
+        if let direction, !calm {
+            out.key("from"); out.string(Compass.point(from: direction, locale: presentation.locale))
+            out.key("fromDegrees"); out.number(Compass.normalized(direction))
+            out.key("to"); out.string(Compass.point(from: Compass.rotation(from: direction), locale: presentation.locale))
+            out.key("arrow"); out.string(Compass.arrow(from: direction))
+            out.key("rotation"); out.number(Compass.rotation(from: direction))
+        }
+        out.objectEnd()
+    }
+
+    /// Callout detail lines for every known value, with units.
+    public func details(_ station: Station, day: Day) -> [(label: String, value: String)] {
+        var lines: [(label: String, value: String)] = []
+        if let value = temperature(station.temperature) {
+            lines.append((phrases.temperature, phrases.number(value, digits: 1) + " " + temperatureUnit))
+        }
+        if let mph = station.windSpeed {
+            let speed = UnitConversion.speed(mph: mph, to: presentation.windUnit)
+            var text: String
+            if phrases.number(speed, digits: 0) == "0" {
+                text = phrases.calm
+            } else {
+                text = phrases.number(speed, digits: 1) + " " + UnitConversion.label(presentation.windUnit)
+                if let direction = station.windDirection {
+                    text += " " + phrases.from + " " + Compass.point(from: direction, locale: presentation.locale)
+                        + " (" + phrases.number(Compass.normalized(direction), digits: 0) + "°) " + Compass.arrow(from: direction)
+                }
+            }
+            lines.append((phrases.wind, text))
+        }
+        if let precipitation = station.precipitation {
+            lines.append((phrases.precipitation, phrases.number(precipitation, digits: 0) + " %"))
+        }
+        lines.append((phrases.coordinates, coordinateText(station.coordinate)))
+        return lines
+    }
+
+    public func coordinateText(_ coordinate: Coordinate) -> String {
+        let latitude = phrases.number(abs(coordinate.latitude), digits: 4) + "° " + (coordinate.latitude < 0 ? phrases.south : phrases.north)
+        let longitude = phrases.number(abs(coordinate.longitude), digits: 4) + "° " + (coordinate.longitude < 0 ? phrases.west : phrases.east)
+        return latitude + ", " + longitude
+    }
+
+    public func dayLabel(_ day: Day) -> String { day == .today ? phrases.today : phrases.tomorrow }
+    public func stationsLabel(_ count: Int) -> String { phrases.stations(count) }
+}
