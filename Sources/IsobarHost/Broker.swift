@@ -1,0 +1,74 @@
+import Foundation
+import IsobarBus
+import Logging
+
+/// Runs `isobar broker`: an XSUB bound at `options.endpoints.frontend` (publishers connect there) and an
+/// XPUB bound at `options.endpoints.backend` (subscribers connect there), joined by `zmq_proxy` on the
+/// calling thread, until SIGTERM or SIGINT.
+///
+/// Every stage finds every other only through these two endpoints, so any stage can be restarted or
+/// replaced without the others noticing more than a reconnect. Messages are forwarded as-is; ZeroMQ
+/// forwards subscriptions upstream, so a publisher only sends what someone subscribed to.
+///
+/// Sockets use `ZMQSocketOption.defaults`: queues of 100,000 messages per peer, so a snapshot burst
+/// passes whole while one stalled subscriber costs bounded memory (beyond that, its messages are dropped
+/// rather than stalling everyone; subscribers detect the gap and resync); MAXMSGSIZE 4 MiB, so a
+/// publisher sending anything bigger is disconnected before it costs memory.
+///
+/// Refuses (throws `BrokerError.remoteEndpointRefused`) to bind anything but loopback, `ipc://` or
+/// `inproc://` unless `options.allowRemote` is set. Returns 0 after a clean shutdown; throws when an
+/// endpoint cannot be bound (for instance a port in use: another broker is running).
+public func runBroker(_ options: BrokerOptions, logger: Logger) throws(BrokerError) -> Int32 {
+    let endpoints = options.endpoints
+    if !options.allowRemote {
+        for (role, endpoint) in [("frontend (ISOBAR_PUB)", endpoints.frontend), ("backend (ISOBAR_SUB)", endpoints.backend)]
+        where !BrokerEndpointPolicy.isLocal(endpoint) {
+            throw .remoteEndpointRefused(role: role, endpoint: endpoint)
+        }
+    }
+
+    let context: ZMQContext
+    let frontend: ZMQSocket
+    let backend: ZMQSocket
+    do {
+        context = try ZMQContext()
+        frontend = try ZMQSocket(context, .xsub)
+        backend = try ZMQSocket(context, .xpub)
+        try frontend.bind(endpoints.frontend)
+        try backend.bind(endpoints.backend)
+    } catch {
+        throw .bus(error)
+    }
+
+    // The signal thread only shuts the context down: zmq_proxy then returns on this thread, which owns
+    // the sockets and closes them.
+    do {
+        _ = try SignalWatcher { signal in
+            logger.info("broker: received \(SignalWatcher.name(of: signal)), shutting down")
+            context.shutdown()
+        }
+    } catch {
+        throw .signals(error)
+    }
+
+    let boundFrontend = (try? frontend.lastEndpoint()) ?? endpoints.frontend
+    let boundBackend = (try? backend.lastEndpoint()) ?? endpoints.backend
+    logger.info("broker: publishers connect to \(boundFrontend), subscribers to \(boundBackend)")
+    if options.allowRemote {
+        for endpoint in [endpoints.frontend, endpoints.backend] where !BrokerEndpointPolicy.isLocal(endpoint) {
+            logger.warning("broker: \(endpoint) is reachable from other hosts and the bus is not encrypted")
+        }
+    }
+
+    do {
+        try ZMQProxy.run(frontend: frontend, backend: backend)
+    } catch {
+        frontend.close()
+        backend.close()
+        throw .bus(error)
+    }
+    frontend.close()
+    backend.close()
+    logger.info("broker: stopped")
+    return 0
+}

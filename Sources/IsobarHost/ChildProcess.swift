@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A command started with `posix_spawnp` (never through a shell), with its stdin, stdout and stderr
+/// connected to pipes held by this process.
+///
+/// - The child starts with an empty signal mask and every signal at its default disposition, whatever
+///   this process blocks or ignores (plug ignores SIGPIPE; a stage must still die of it if it wants).
+/// - It runs in its own process group, so a Ctrl-C on the terminal reaches only the supervisor, which
+///   then stops the child in order (close stdin, grace period, SIGTERM, SIGKILL).
+/// - A dedicated thread waits for it (`waitpid`) and calls `onExit` once, so nothing polls and no
+///   zombie is left behind.
+///
+/// `@unchecked Sendable`: the pid and pipes never change after `spawn`; the exit status is guarded by
+/// `condition`.
+public final class ChildProcess: @unchecked Sendable {
+    /// The child's process id.
+    public let pid: pid_t
+    /// The command as given, and its arguments (without the command itself).
+    public let command: String
+    public let arguments: [String]
+    /// Write end of the child's stdin.
+    public let stdin: ChildProcessPipe
+    /// Read end of the child's stdout.
+    public let stdout: ChildProcessPipe
+    /// Read end of the child's stderr.
+    public let stderr: ChildProcessPipe
+
+    private let condition = NSCondition()
+    private var exitStatus: ChildProcessExit?
+
+    private init(pid: pid_t, command: String, arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) {
+        self.pid = pid
+        self.command = command
+        self.arguments = arguments
+        self.stdin = ChildProcessPipe(fd: stdin)
+        self.stdout = ChildProcessPipe(fd: stdout)
+        self.stderr = ChildProcessPipe(fd: stderr)
+    }
+
+    /// Starts `command` (searched in `PATH` if it contains no `/`) with `arguments`, inheriting this
+    /// process's environment. `onExit` runs once, on the waiter thread, after the child has been reaped.
+    public static func spawn(
+        command: String,
+        arguments: [String],
+        onExit: @escaping @Sendable (ChildProcessExit) -> Void = { _ in }
+    ) throws(ChildProcessError) -> ChildProcess {
+        // Parent ends are close-on-exec so later children never inherit (and hold open) these pipes;
+        // the child's ends are dup2'ed onto 0/1/2, which clears close-on-exec for it alone.
+        // Spawning happens on one supervisor thread at a time, so no other spawn races the fcntl.
+        let stdinPipe = try makePipe(command)
+        let stdoutPipe = try makePipe(command)
+        let stderrPipe = try makePipe(command)
+        let childEnds = [stdinPipe.read, stdoutPipe.write, stderrPipe.write]
+        let parentEnds = [stdinPipe.write, stdoutPipe.read, stderrPipe.read]
+        defer { for fd in childEnds { _ = close(fd) } }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe.write, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaultSignals = sigset_t()
+        sigfillset(&defaultSignals)
+        sigdelset(&defaultSignals, SIGKILL)
+        sigdelset(&defaultSignals, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([command] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, command, &actions, &attributes, argv, environ)
+        if rc != 0 {
+            for fd in parentEnds { _ = close(fd) }
+            throw ChildProcessError(command: command, operation: "posix_spawnp", errno: rc)
+        }
+
+        let child = ChildProcess(
+            pid: pid, command: command, arguments: arguments,
+            stdin: stdinPipe.write, stdout: stdoutPipe.read, stderr: stderrPipe.read)
+        let waiter = Thread {
+            let status = child.reap()
+            onExit(status)
+        }
+        waiter.name = "isobar-wait-\(pid)"
+        waiter.start()
+        return child
+    }
+
+    /// Blocks in `waitpid` until the child ends, records the status and wakes `waitForExit` callers.
+    private func reap() -> ChildProcessExit {
+        var status: Int32 = 0
+        var exit: ChildProcessExit
+        while true {
+            let rc = waitpid(pid, &status, 0)
+            if rc == pid {
+                exit = ChildProcessExit(waitStatus: status)
+                break
+            }
+            if rc < 0 && errno == EINTR { continue }
+            // ECHILD: someone else reaped it (should not happen); report it as gone without a status.
+            exit = .signaled(signal: 0)
+            break
+        }
+        condition.lock()
+        exitStatus = exit
+        condition.broadcast()
+        condition.unlock()
+        return exit
+    }
+
+    /// How the child ended, or nil while it runs.
+    public var exit: ChildProcessExit? {
+        condition.lock()
+        defer { condition.unlock() }
+        return exitStatus
+    }
+
+    /// Waits up to `timeout` (nil: forever) for the child to end; returns its status, or nil on timeout.
+    public func waitForExit(timeout: Duration?) -> ChildProcessExit? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = timeout.map { Date().addingTimeInterval($0.timeInterval) }
+        while exitStatus == nil {
+            if let deadline {
+                if !condition.wait(until: deadline) { break }
+            } else {
+                condition.wait()
+            }
+        }
+        return exitStatus
+    }
+
+    /// Sends `signal` to the child (not to its process group), unless it has already been reaped, so the
+    /// pid can never hit an unrelated process that reused it.
+    public func send(signal: Int32) {
+        condition.lock()
+        defer { condition.unlock() }
+        if exitStatus == nil { _ = kill(pid, signal) }
+    }
+
+    private static func makePipe(_ command: String) throws(ChildProcessError) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) != 0 { throw ChildProcessError(command: command, operation: "pipe", errno: errno) }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        return (fds[0], fds[1])
+    }
+}
+
+extension Duration {
+    /// Seconds as a `TimeInterval`, for Foundation's date-based waits.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

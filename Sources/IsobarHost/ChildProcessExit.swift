@@ -1,0 +1,35 @@
+/// How a child process ended, decoded from `waitpid`'s status.
+public enum ChildProcessExit: Sendable, Equatable, CustomStringConvertible {
+    /// It called `exit(code)` (or returned from main).
+    case exited(code: Int32)
+    /// A signal killed it (SIGKILL from the OOM killer or `kill -9`, SIGSEGV from a crash, ...).
+    case signaled(signal: Int32)
+
+    /// Decodes a raw `waitpid` status (the WIFEXITED/WTERMSIG macros are not visible from Swift).
+    init(waitStatus status: Int32) {
+        let low = status & 0x7F
+        if low == 0 {
+            self = .exited(code: (status >> 8) & 0xFF)
+        } else {
+            self = .signaled(signal: low)
+        }
+    }
+
+    /// The status a shell would report: the exit code, or 128 + the signal number.
+    public var shellStatus: Int32 {
+        switch self {
+        case .exited(let code): code
+        case .signaled(let signal): 128 + signal
+        }
+    }
+
+    /// Whether it exited with status 0.
+    public var isSuccess: Bool { self == .exited(code: 0) }
+
+    public var description: String {
+        switch self {
+        case .exited(let code): "exited with status \(code)"
+        case .signaled(let signal): "was killed by \(SignalWatcher.name(of: signal))"
+        }
+    }
+}

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The parent's end of one of a child's stdio pipes: a file descriptor closed exactly once.
+///
+/// Ownership: one thread does the I/O on a pipe end and is the one that closes it (the stdin writer,
+/// the stdout reader, the stderr reader); `deinit` closes it as a backstop. `close()` is idempotent
+/// and guarded by a lock so a late second close can never hit a reused descriptor number.
+///
+/// `@unchecked Sendable`: the descriptor is only read or replaced under `lock`.
+public final class ChildProcessPipe: @unchecked Sendable {
+    private let lock = NSLock()
+    private var fd: Int32
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    deinit {
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+
+    /// Whether `close()` has been called.
+    public var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return fd < 0
+    }
+
+    /// Closes the descriptor (for stdin: the child sees end of input). Idempotent.
+    public func close() {
+        lock.lock()
+        let old = fd
+        fd = -1
+        lock.unlock()
+        if old >= 0 { _ = Glibc.close(old) }
+    }
+
+    private var current: Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        return fd
+    }
+
+    /// Writes all of `bytes`, blocking while the pipe is full (the child is not reading).
+    /// Throws `EPIPE` once the child has exited or closed its stdin, `EBADF` after `close()`.
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(ChildProcessPipeError) {
+        let fd = current
+        guard fd >= 0 else { throw ChildProcessPipeError(operation: "write", errno: EBADF) }
+        guard var base = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let n = Glibc.write(fd, base, remaining)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ChildProcessPipeError(operation: "write", errno: errno)
+            }
+            remaining -= n
+            base += n
+        }
+    }
+
+    /// Reads what is available (at most `buffer.count` bytes), blocking until there is something.
+    /// Returns 0 at end of file (the child closed its end or exited, and no grandchild holds it open).
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ChildProcessPipeError) -> Int {
+        let fd = current
+        guard fd >= 0 else { throw ChildProcessPipeError(operation: "read", errno: EBADF) }
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw ChildProcessPipeError(operation: "read", errno: errno)
+        }
+    }
+}
+
+/// A read or write on a child's pipe failed.
+public struct ChildProcessPipeError: Error, CustomStringConvertible, Sendable {
+    public let operation: String
+    public let errno: Int32
+
+    /// The child is gone (or closed its stdin): what was being written is lost.
+    public var isBrokenPipe: Bool { errno == EPIPE }
+
+    public var description: String {
+        "\(operation) on child pipe failed: \(String(cString: strerror(errno))) (errno \(errno))"
+    }
+}

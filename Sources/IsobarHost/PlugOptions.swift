@@ -1,0 +1,55 @@
+/// Configuration of `isobar plug [--sub TOPIC]... [--name NAME] [--no-restart] -- COMMAND [ARGS...]`.
+public struct PlugOptions: Sendable {
+    /// The program to run, looked up in `PATH` when it has no `/`. Never run through a shell.
+    public var command: String
+    /// Its arguments.
+    public var arguments: [String]
+    /// Topic prefixes to subscribe to; every message received on them is written to COMMAND's stdin as
+    /// one line. Empty: COMMAND only publishes. `""` subscribes to everything.
+    public var subscriptions: [String]
+    /// Name used in log lines and as the `stage` of error messages. Default: the command's basename.
+    public var name: String?
+    /// Restart COMMAND with backoff when it exits. When false, plug exits with COMMAND's status.
+    public var restart: Bool
+    /// Broker endpoints: publishes to `frontend`, subscribes at `backend`. Defaults honour
+    /// `ISOBAR_PUB` / `ISOBAR_SUB`.
+    public var endpoints: BrokerEndpoints
+    /// Restart delays.
+    public var backoff: Backoff
+    /// On shutdown, how long COMMAND gets to exit after its stdin is closed before SIGTERM.
+    public var stdinCloseGrace: Duration
+    /// On shutdown, how long COMMAND gets after SIGTERM before SIGKILL.
+    public var terminateGrace: Duration
+    /// Longest stdout line published; a longer one is replaced by one error message.
+    public var maxLineLength: Int
+
+    public init(
+        command: String,
+        arguments: [String] = [],
+        subscriptions: [String] = [],
+        name: String? = nil,
+        restart: Bool = true,
+        endpoints: BrokerEndpoints = .fromEnvironment(),
+        backoff: Backoff = Backoff(),
+        stdinCloseGrace: Duration = .seconds(2),
+        terminateGrace: Duration = .seconds(2),
+        maxLineLength: Int = 1 << 20
+    ) {
+        self.command = command
+        self.arguments = arguments
+        self.subscriptions = subscriptions
+        self.name = name
+        self.restart = restart
+        self.endpoints = endpoints
+        self.backoff = backoff
+        self.stdinCloseGrace = stdinCloseGrace
+        self.terminateGrace = terminateGrace
+        self.maxLineLength = maxLineLength
+    }
+
+    /// `name`, or the last path component of `command`.
+    public var displayName: String {
+        if let name, !name.isEmpty { return name }
+        return command.split(separator: "/").last.map(String.init) ?? command
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import IsobarCore
+import Logging
+
+/// The threads that read a child's stdout (lines -> bus) and stderr (lines -> log).
+///
+/// Each runs until end of file on its pipe, which comes when the child (and any grandchild that
+/// inherited the pipe) has exited, so every line written before exiting is still published. Each
+/// reader closes its own pipe end.
+enum PlugOutput {
+    /// Size of one read; lines longer than this are assembled by `LineSplitter`.
+    static let readSize = 64 * 1024
+
+    /// Starts the stdout reader: every line is handed to `publisher` (see `PlugPublisher.publish(line:)`);
+    /// an over-long line becomes one `error` message. `group` is left when the pipe is drained.
+    static func startStdoutReader(
+        child: ChildProcess, publisher: PlugPublisher, stage: String, maxLineLength: Int,
+        group: DispatchGroup, logger: Logger
+    ) {
+        group.enter()
+        let thread = Thread {
+            defer { group.leave() }
+            var splitter = LineSplitter(maxLineLength: maxLineLength)
+            let handle: (LineEvent) -> Void = { event in
+                switch event {
+                case .line(let line):
+                    publisher.publish(line: line)
+                case .tooLong(let length, let excerpt):
+                    publisher.publish(error: ErrorMessage(
+                        stage: stage, message: "output line of \(length) bytes is over the \(maxLineLength)-byte limit",
+                        excerpt: excerpt))
+                }
+            }
+            readUntilEOF(child.stdout, logger: logger, stage: stage, stream: "stdout") { chunk in
+                splitter.append(chunk, handle)
+            }
+            splitter.finish(handle)
+            child.stdout.close()
+        }
+        thread.name = "isobar-stdout-\(child.pid)"
+        thread.start()
+    }
+
+    /// Starts the stderr reader: each line is logged as `[stage] line` at info level.
+    static func startStderrReader(child: ChildProcess, stage: String, group: DispatchGroup, logger: Logger) {
+        group.enter()
+        let thread = Thread {
+            defer { group.leave() }
+            var splitter = LineSplitter(maxLineLength: 64 * 1024)
+            let handle: (LineEvent) -> Void = { event in
+                switch event {
+                case .line(let line):
+                    logger.info("[\(stage)] \(String(decoding: line, as: UTF8.self))")
+                case .tooLong(let length, let excerpt):
+                    logger.info("[\(stage)] \(excerpt) (\(length)-byte line shortened)")
+                }
+            }
+            readUntilEOF(child.stderr, logger: logger, stage: stage, stream: "stderr") { chunk in
+                splitter.append(chunk, handle)
+            }
+            splitter.finish(handle)
+            child.stderr.close()
+        }
+        thread.name = "isobar-stderr-\(child.pid)"
+        thread.start()
+    }
+
+    private static func readUntilEOF(
+        _ pipe: ChildProcessPipe, logger: Logger, stage: String, stream: String,
+        _ body: (UnsafeRawBufferPointer) -> Void
+    ) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count: Int
+            do {
+                count = try pipe.read(into: buffer)
+            } catch {
+                logger.error("\(stage): reading \(stream) failed: \(error)")
+                return
+            }
+            if count == 0 { return }
+            body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+}
