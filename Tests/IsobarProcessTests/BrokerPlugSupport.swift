@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import IsobarBus
+import Testing
+
+/// A real `isobar broker` on two free loopback ports, plus the environment that points other
+/// `isobar` processes at it (`ISOBAR_PUB` / `ISOBAR_SUB`).
+struct RunningBroker {
+    let process: ProcessHarness
+    let frontend: String
+    let backend: String
+
+    var environment: [String: String] { ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend] }
+
+    /// Starts the broker and waits for its "listening" log line.
+    static func start() throws -> RunningBroker {
+        let frontend = ProcessHarness.freeTCPEndpoint()
+        let backend = ProcessHarness.freeTCPEndpoint()
+        let process = try ProcessHarness.isobar(["broker"], environment: ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend])
+        let ready = process.waitForStderr(containing: "subscribers to", timeout: .seconds(10))
+        try #require(ready != nil, "broker did not start:\n\(process.stderrText)")
+        return RunningBroker(process: process, frontend: frontend, backend: backend)
+    }
+
+    /// Starts `isobar plug ARGUMENTS...` against this broker and waits until its command runs.
+    func startPlug(_ arguments: [String]) throws -> ProcessHarness {
+        let plug = try ProcessHarness.isobar(["plug"] + arguments, environment: environment)
+        let started = plug.waitForStderr(containing: "started", timeout: .seconds(10))
+        try #require(started != nil, "plug did not start its command:\n\(plug.stderrText)")
+        return plug
+    }
+
+    /// SIGTERMs the broker and expects a clean exit.
+    func stop() {
+        process.signal(SIGTERM)
+        let ended = process.waitForExit(timeout: .seconds(5))
+        #expect(ended == .exited(0), "broker: \(ended.map(String.init(describing:)) ?? "still running")\n\(process.stderrText)")
+    }
+}
+
+/// The test's own bus client: a PUB connected to the broker's frontend and a SUB connected to its
+/// backend, used from the test's thread only.
+struct BusClient {
+    let context: ZMQContext
+    let pub: ZMQSocket
+    let sub: ZMQSocket
+
+    init(_ broker: RunningBroker, subscriptions: [String]) throws {
+        context = try ZMQContext()
+        pub = try ZMQSocket(context, .pub)
+        try pub.connect(broker.frontend)
+        sub = try ZMQSocket(context, .sub)
+        for topic in subscriptions { try sub.subscribe(topic) }
+        try sub.connect(broker.backend)
+    }
+
+    /// Waits out the slow joiner along the whole path (test PUB -> broker -> plug -> command -> plug
+    /// -> broker -> test SUB): publishes `probe(n)` on `topic` until something comes back, then drains
+    /// what is still in flight. Returns whether anything came back within `timeout`.
+    func handshake(topic: String, timeout: Duration = .seconds(20), probe: (Int) -> String) throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var n = 0
+        var seen = false
+        while !seen && ContinuousClock.now < deadline {
+            try pub.send(topic: topic, line: probe(n))
+            n += 1
+            seen = try sub.receiveMessage(timeout: .milliseconds(50)) != nil
+        }
+        while try sub.receiveMessage(timeout: .milliseconds(200)) != nil {}
+        return seen
+    }
+
+    /// The next message, decoded as a JSON object, or nil after `timeout`.
+    func receiveObject(timeout: Duration = .seconds(10)) throws -> (topic: String, object: [String: Any])? {
+        guard let message = try sub.receiveMessage(timeout: timeout) else { return nil }
+        let object = (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any] ?? [:]
+        return (message.topic, object)
+    }
+}
+
+/// The `jq` program the plug tests run as their command: rewrites `"type":"in"` to `"type":"out"`,
+/// so what the plug publishes is not what it subscribes to (no loop). `--unbuffered` flushes each line.
+let jqRewrite = ["jq", "-c", "--unbuffered", #".type = "out""#]

@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import IsobarBus
+import Testing
+
+/// Real processes: the built `isobar broker` and `isobar plug`, with the test as a bus client.
+/// Serialized: each test runs several processes, and two cores are easily saturated.
+@Suite("broker + plug processes", .serialized)
+struct BrokerPlugTests {
+    @Test("broker relays between publishers and subscribers and exits 0 on SIGTERM and SIGINT",
+          arguments: [SIGTERM, SIGINT])
+    func brokerRelaysAndStops(signal: Int32) throws {
+        let broker = try RunningBroker.start()
+        let client = try BusClient(broker, subscriptions: ["hello"])
+        let seen = try client.handshake(topic: "hello") { #"{"type":"hello","n":\#($0)}"# }
+        #expect(seen, "nothing relayed:\n\(broker.process.stderrText)")
+        broker.process.signal(signal)
+        let ended = broker.process.waitForExit(timeout: .seconds(5))
+        #expect(ended == .exited(0), "\(broker.process.stderrText)")
+    }
+
+    @Test("broker refuses to bind a non-loopback endpoint without --allow-remote")
+    func brokerRefusesRemote() throws {
+        let broker = try ProcessHarness.isobar(["broker"], environment: [
+            "ISOBAR_PUB": "tcp://0.0.0.0:\(ProcessHarness.freeTCPPort())",
+            "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint(),
+        ])
+        let ended = try #require(broker.waitForExit(timeout: .seconds(10)))
+        #expect(ended != .exited(0))
+        #expect(broker.waitForStderr(containing: "--allow-remote", timeout: .seconds(1)) != nil, "\(broker.stderrText)")
+    }
+
+    @Test("10,000 lines through broker -> plug -> jq -> plug -> broker arrive in order, none lost")
+    func tenThousandLinesInOrder() throws {
+        let broker = try RunningBroker.start()
+        let plug = try broker.startPlug(["--sub", "in", "--"] + jqRewrite)
+        let client = try BusClient(broker, subscriptions: ["out"])
+        let ready = try client.handshake(topic: "in") { #"{"type":"in","probe":\#($0)}"# }
+        try #require(ready, "no probe came back:\n\(plug.stderrText)")
+
+        let count = 10_000
+        for seq in 0..<count {
+            try client.pub.send(topic: "in", line: #"{"type":"in","seq":\#(seq)}"#)
+        }
+        var expected = 0
+        while expected < count {
+            guard let (topic, object) = try client.receiveObject(timeout: .seconds(15)) else {
+                Issue.record("only \(expected) of \(count) lines arrived\n\(plug.stderrText)")
+                break
+            }
+            #expect(topic == "out")
+            guard let seq = object["seq"] as? Int else { continue } // a late probe
+            guard seq == expected else {
+                Issue.record("expected seq \(expected), got \(seq)")
+                break
+            }
+            expected += 1
+        }
+        #expect(expected == count)
+
+        plug.signal(SIGTERM)
+        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
+        broker.stop()
+    }
+
+    @Test("a plugin killed mid-stream is restarted, and later lines arrive")
+    func killedPluginIsRestarted() throws {
+        let broker = try RunningBroker.start()
+        let plug = try broker.startPlug(["--sub", "in", "--"] + jqRewrite)
+        let client = try BusClient(broker, subscriptions: ["out"])
+        try #require(try client.handshake(topic: "in") { #"{"type":"in","probe":\#($0)}"# }, "\(plug.stderrText)")
+        let firstChild = try #require(plug.waitForChildPIDs(timeout: .seconds(5)).first)
+
+        // Stream one line every millisecond; kill the plugin after 200 have come back.
+        var received: [Int] = []
+        var killed = false
+        var seq = 0
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            try client.pub.send(topic: "in", line: #"{"type":"in","seq":\#(seq)}"#)
+            seq += 1
+            while let message = try client.sub.receiveMessageNonBlocking() {
+                let object = (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any]
+                if let value = object?["seq"] as? Int { received.append(value) }
+            }
+            if !killed && received.count >= 200 {
+                kill(firstChild, SIGKILL)
+                killed = true
+                try #require(plug.waitForStderr(containing: "restarting", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
+            }
+            if killed, let last = received.last, last >= seq - 500, received.count >= 600 { break }
+            usleep(1_000)
+        }
+        #expect(killed)
+        #expect(plug.waitForStderr(containing: "killed by SIGKILL", timeout: .seconds(1)) != nil, "\(plug.stderrText)")
+        #expect(plug.stderrCount(containing: "started jq") >= 2, "\(plug.stderrText)")
+        let secondChild = plug.childPIDs().first
+        #expect(secondChild != nil && secondChild != firstChild)
+        // Lines sent after the restart arrived: at least 400 beyond the first 200, in order, no duplicates.
+        #expect(received.count >= 600, "received \(received.count) lines\n\(plug.stderrText)")
+        #expect(zip(received, received.dropFirst()).allSatisfy { $0 < $1 }, "out of order or duplicated")
+
+        plug.signal(SIGTERM)
+        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
+        broker.stop()
+    }
+
+    @Test("a non-JSON output line is published as one error message; the lines after it still arrive")
+    func badLineBecomesErrorMessage() throws {
+        let broker = try RunningBroker.start()
+        let program = #"if .bad then "this is not json" else (.type = "out" | tojson) end"#
+        let plug = try broker.startPlug(["--sub", "in", "--name", "rewriter", "--", "jq", "-r", "--unbuffered", program])
+        let client = try BusClient(broker, subscriptions: ["out", "error"])
+        try #require(try client.handshake(topic: "in") { #"{"type":"in","probe":\#($0)}"# }, "\(plug.stderrText)")
+
+        try client.pub.send(topic: "in", line: #"{"type":"in","seq":1}"#)
+        try client.pub.send(topic: "in", line: #"{"type":"in","bad":true}"#)
+        try client.pub.send(topic: "in", line: #"{"type":"in","seq":2}"#)
+
+        let first = try #require(try client.receiveObject())
+        #expect(first.topic == "out" && first.object["seq"] as? Int == 1)
+        let error = try #require(try client.receiveObject())
+        #expect(error.topic == "error")
+        #expect(error.object["type"] as? String == "error")
+        #expect(error.object["stage"] as? String == "rewriter")
+        #expect(error.object["excerpt"] as? String == "this is not json")
+        let second = try #require(try client.receiveObject())
+        #expect(second.topic == "out" && second.object["seq"] as? Int == 2)
+        #expect(try client.receiveObject(timeout: .milliseconds(300)) == nil)
+
+        plug.signal(SIGINT)
+        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
+        broker.stop()
+    }
+
+    @Test("SIGTERM stops the plug and its command: exit 0, child gone, stderr logged with the name")
+    func sigtermStopsPlug() throws {
+        let broker = try RunningBroker.start()
+        let plug = try broker.startPlug(["--name", "talker", "--", "sh", "-c", "echo hello from the plugin >&2; exec cat"])
+        let child = try #require(plug.waitForChildPIDs(timeout: .seconds(5)).first)
+        #expect(plug.waitForStderr(containing: "[talker] hello from the plugin", timeout: .seconds(5)) != nil, "\(plug.stderrText)")
+        let start = ContinuousClock.now
+        plug.signal(SIGTERM)
+        #expect(plug.waitForExit(timeout: .seconds(5)) == .exited(0), "\(plug.stderrText)")
+        #expect(ContinuousClock.now - start < .seconds(3), "cat exits on end of input: no grace period needed")
+        #expect(!ProcessHarness.isAlive(child))
+        broker.stop()
+    }
+
+    @Test("a command that ignores end of input and SIGTERM is killed; the plug still exits 0")
+    func stubbornCommandIsKilled() throws {
+        let broker = try RunningBroker.start()
+        let plug = try broker.startPlug(["--", "sh", "-c", "trap '' TERM; while :; do sleep 0.1; done"])
+        let child = try #require(plug.waitForChildPIDs(timeout: .seconds(5)).first)
+        plug.signal(SIGTERM)
+        #expect(plug.waitForExit(timeout: .seconds(15)) == .exited(0), "\(plug.stderrText)")
+        #expect(plug.waitForStderr(containing: "sending SIGKILL", timeout: .seconds(1)) != nil, "\(plug.stderrText)")
+        #expect(!ProcessHarness.isAlive(child))
+        broker.stop()
+    }
+
+    @Test("--no-restart: the plug exits with the command's status; a missing command gives 127")
+    func noRestartPropagatesStatus() throws {
+        let broker = try RunningBroker.start()
+        let plug = try ProcessHarness.isobar(["plug", "--no-restart", "--", "sh", "-c", "exit 7"], environment: broker.environment)
+        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(7), "\(plug.stderrText)")
+        let missing = try ProcessHarness.isobar(
+            ["plug", "--no-restart", "--", "isobar-no-such-command"], environment: broker.environment)
+        #expect(missing.waitForExit(timeout: .seconds(10)) == .exited(127), "\(missing.stderrText)")
+        #expect(missing.waitForStderr(containing: "cannot start", timeout: .seconds(1)) != nil, "\(missing.stderrText)")
+        broker.stop()
+    }
+}
