@@ -1,0 +1,49 @@
+/// Settings of `isobar persist`.
+public struct PersistOptions: Sendable, Equatable {
+    public static let defaultDataDirectory = "./data"
+    public static let databaseFileName = "isobar.sqlite"
+
+    /// The SQLite file; its directory is created when missing.
+    public var databasePath: String
+    /// Complete snapshots kept per day (at least 1).
+    public var keep: Int
+    /// Republish the latest stored snapshot of each day before reading input, so a pipeline that
+    /// starts without connectivity still shows the last known data.
+    public var replayOnStart: Bool
+
+    /// The store in `dataDirectory` (default `./data/isobar.sqlite`).
+    public init(dataDirectory: String = PersistOptions.defaultDataDirectory, keep: Int = 10, replayOnStart: Bool = true) {
+        self.init(databasePath: Self.databasePath(inDataDirectory: dataDirectory), keep: keep, replayOnStart: replayOnStart)
+    }
+
+    public init(databasePath: String, keep: Int = 10, replayOnStart: Bool = true) {
+        self.databasePath = databasePath
+        self.keep = keep
+        self.replayOnStart = replayOnStart
+    }
+
+    public static func databasePath(inDataDirectory directory: String) -> String {
+        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        return (trimmed.isEmpty ? "." : trimmed) + "/" + databaseFileName
+    }
+
+    /// What `--help` should say about the stage's input and output, with an example line of each.
+    public static let helpDiscussion = """
+        Stores every complete snapshot in SQLite (WAL; one transaction per snapshot, the last --keep per day)
+        and republishes the latest one of each day on start and on a resync request.
+
+        Input (stdin, NDJSON):
+          station   {"type":"station","day":"today","snapshot":"today-3f2a...","seq":0,"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.9,"windDirection":270,"precipitation":0}
+          snapshot  {"type":"snapshot","day":"today","snapshot":"today-3f2a...","count":181,"source":"feed","fetchedAt":1718000000,"ageSeconds":0}
+          resync    {"type":"resync","reason":"filter started"}   (with a "client" it is for the filter and ignored)
+          Any other type passes through unchanged.
+
+        Output (stdout, NDJSON):
+          the stored snapshot as station lines plus an end marker with "source":"store" and its age:
+                    {"type":"snapshot","day":"today","snapshot":"today-3f2a...","count":181,"source":"store","fetchedAt":1718000000,"ageSeconds":3600}
+          error     {"type":"error","stage":"persist","message":"snapshot today-3f2a... (today) is incomplete: 180 of 181 stations arrived; not stored","excerpt":"..."}
+
+        A database file that is not SQLite or is damaged is never overwritten: persist exits with status 1
+        and says how to move it away.
+        """
+}

@@ -1,0 +1,178 @@
+import IsobarCore
+import Logging
+
+/// The persist stage's line handling, separate from stdin and stdout so tests can drive it.
+///
+/// Consumes `station`, `snapshot` and `resync` messages; every other type passes through
+/// unchanged (stages compose in a plain pipe). Complete snapshots go to the `SnapshotStore`; an
+/// incomplete one is never stored and reported with one `error` line. A resync request without a
+/// `client` republishes the latest stored snapshot of each day with source `store`.
+///
+/// Snapshots already in the store are recognised by id from the first station line on and never
+/// assembled again, so the persister's own replays coming back to it over the bus cost a parse per
+/// line and nothing else.
+public struct PersistStage: Sendable {
+    public static let name = "persist"
+
+    public let store: SnapshotStore
+    private let logger: Logger
+    private let clock: @Sendable () -> Double
+    private var assembler = SnapshotAssembler()
+    /// id -> fetchedAt of every stored snapshot, per day (at most `keep` each).
+    private var stored: [Day: [String: Double]] = [:]
+    /// Set when the store failed in a way that makes it unusable; the runner stops on it.
+    public private(set) var fatalStoreError: StoreError?
+
+    /// `clock` gives Unix seconds; it decides ages on replay and `fetchedAt` for end markers that
+    /// have none.
+    public init(store: SnapshotStore, logger: Logger, clock: @escaping @Sendable () -> Double = SnapshotStore.now) throws(StoreError) {
+        self.store = store
+        self.logger = logger
+        self.clock = clock
+        for day in Day.allCases { try reloadStored(day) }
+    }
+
+    // MARK: - Input
+
+    /// Handles one input line, appending any output lines to `writer`.
+    public mutating func handle(_ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
+        let object: JSONObject
+        let type: String
+        do {
+            object = try JSONObject(parsing: line)
+        } catch {
+            reject("not a JSON object: \(error)", line, into: &writer)
+            return
+        }
+        do {
+            type = try object.requireString("type")
+        } catch {
+            reject(error.description, line, into: &writer)
+            return
+        }
+        switch type {
+        case "station": handleStation(object, line, into: &writer)
+        case "snapshot": handleEnd(object, line, into: &writer)
+        case "resync": handleResync(object, line, into: &writer)
+        default:
+            writer.raw(UnsafeRawBufferPointer(rebasing: line[...]))
+            writer.newline()
+        }
+    }
+
+    /// Writes the latest stored snapshot of each day, as the store's replay at the clock's now.
+    public mutating func replay(into writer: inout JSONWriter) {
+        let now = clock()
+        for day in Day.allCases {
+            do {
+                guard let snapshot = try store.latest(day: day) else { continue }
+                snapshot.write(now: now, into: &writer)
+                logger.info("replayed snapshot from the store", metadata: [
+                    "day": "\(day.rawValue)", "snapshot": "\(snapshot.id)", "stations": "\(snapshot.stations.count)",
+                    "ageSeconds": "\(Int(max(0, now - snapshot.fetchedAt)))",
+                ])
+            } catch {
+                fail(error, message: "cannot replay the \(day.rawValue) snapshot: \(error)", excerpt: "", into: &writer)
+            }
+        }
+    }
+
+    private mutating func handleStation(_ object: JSONObject, _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
+        do {
+            let message = try StationMessage(from: object)
+            if stored[message.day]?[message.snapshot] != nil { return }
+            try assembler.add(message)
+        } catch {
+            reject("invalid station message: \(error)", line, into: &writer)
+        }
+    }
+
+    private mutating func handleEnd(_ object: JSONObject, _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
+        var end: SnapshotEnd
+        do {
+            end = try SnapshotEnd(from: object)
+        } catch {
+            reject("invalid snapshot end marker: \(error)", line, into: &writer)
+            return
+        }
+        if object.field("fetchedAt").map({ $0.kind == .null }) ?? true {
+            end.fetchedAt = clock()  // no fetch time given: it is as fresh as its arrival
+        }
+        let name = "snapshot \(end.snapshot) (\(end.day.rawValue))"
+        if let storedFetchedAt = stored[end.day]?[end.snapshot] {
+            assembler.discard(end.snapshot)
+            guard end.fetchedAt > storedFetchedAt else { return }
+            refresh(end, line, into: &writer)
+            return
+        }
+        switch assembler.finish(end) {
+        case .complete(let stations) where stations.isEmpty:
+            reject("\(name) has no stations; not stored (the store keeps the last snapshot with data)", line, into: &writer)
+        case .complete(let stations):
+            save(end, stations: stations, line, into: &writer)
+        case .incomplete(let received, let expected):
+            reject("\(name) is incomplete: \(received) of \(expected) stations arrived; not stored", line, into: &writer)
+        case .unknown:
+            reject("\(name): none of its \(end.count) stations arrived; not stored", line, into: &writer)
+        }
+    }
+
+    private mutating func handleResync(_ object: JSONObject, _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
+        do {
+            let request = try Resync(from: object)
+            guard request.client == nil else { return }  // a client's resync is the filter's business
+            logger.debug("resync requested", metadata: ["reason": "\(request.reason)"])
+            replay(into: &writer)
+        } catch {
+            reject("invalid resync request: \(error)", line, into: &writer)
+        }
+    }
+
+    // MARK: - Storing
+
+    private mutating func save(_ end: SnapshotEnd, stations: [Station], _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
+        do {
+            let outcome = try store.save(day: end.day, id: end.snapshot, stations: stations, fetchedAt: end.fetchedAt,
+                                         storedAt: clock())
+            logger.info("snapshot \(outcome)", metadata: [
+                "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)", "stations": "\(stations.count)",
+            ])
+            try reloadStored(end.day)
+        } catch {
+            fail(error, message: "snapshot \(end.snapshot) (\(end.day.rawValue)) not stored: \(error)",
+                 excerpt: LineSplitter.excerpt(line), into: &writer)
+        }
+    }
+
+    /// The same content fetched again: only its fetch time moves forward.
+    private mutating func refresh(_ end: SnapshotEnd, _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
+        do {
+            try store.refresh(day: end.day, id: end.snapshot, fetchedAt: end.fetchedAt, storedAt: clock())
+            logger.info("snapshot fetched again; its fetch time moved forward", metadata: [
+                "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)",
+            ])
+            try reloadStored(end.day)
+        } catch {
+            fail(error, message: "snapshot \(end.snapshot) (\(end.day.rawValue)) not refreshed: \(error)",
+                 excerpt: LineSplitter.excerpt(line), into: &writer)
+        }
+    }
+
+    private mutating func reloadStored(_ day: Day) throws(StoreError) {
+        var ids: [String: Double] = [:]
+        for (id, fetchedAt) in try store.snapshots(day: day) { ids[id] = fetchedAt }
+        stored[day] = ids
+    }
+
+    // MARK: - Errors
+
+    private func reject(_ message: String, _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
+        ErrorMessage(stage: Self.name, message: message, line: line).write(to: &writer)
+    }
+
+    private mutating func fail(_ error: StoreError, message: String, excerpt: String, into writer: inout JSONWriter) {
+        logger.error("\(message)")
+        ErrorMessage(stage: Self.name, message: message, excerpt: excerpt).write(to: &writer)
+        if error.isFatal, fatalStoreError == nil { fatalStoreError = error }
+    }
+}
