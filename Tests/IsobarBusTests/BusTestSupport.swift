@@ -14,10 +14,8 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .inproc:
             return "inproc://test-\(UUID().uuidString)"
         case .ipc:
-            // ipc paths are limited to ~107 bytes, so keep the directory short.
-            let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("isobar-bus-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            return "ipc://\(dir.path)/bus.sock"
+            // A socket file directly in /tmp (ipc paths are limited to ~107 bytes); see `PubSubPair.close()`.
+            return "ipc:///tmp/isobar-bus-\(UUID().uuidString.prefix(13)).sock"
         case .tcp:
             return "tcp://127.0.0.1:*"
         }
@@ -39,6 +37,15 @@ struct PubSubPair {
         sub = try ZMQSocket(context, .sub, options: subOptions)
         for topic in subscriptions { try sub.subscribe(topic) }
         try sub.connect(endpoint)
+    }
+
+    /// Closes both sockets and removes an ipc socket file.
+    func close() {
+        sub.close()
+        pub.close()
+        if endpoint.hasPrefix("ipc://") {
+            try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst("ipc://".count)))
+        }
     }
 }
 

@@ -7,6 +7,7 @@ struct PubSubTests {
     @Test("10,000 two-frame messages arrive intact and in order", arguments: Transport.allCases)
     func streamArrivesInOrder(transport: Transport) throws {
         let pair = try PubSubPair(transport, subscriptions: ["data"])
+        defer { pair.close() }
         try #require(!handshake(pub: pair.pub, sub: pair.sub, topic: "data").isEmpty)
 
         let count = 10_000
