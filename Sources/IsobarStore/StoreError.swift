@@ -30,10 +30,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cannot open the database \(path) for writing: \(reason). Check that the path is a writable file "
                 + "(not a directory) on a writable file system, or choose another location with --data-dir."
         case .corrupt(let path, let detail):
-            return "the database \(path) is not a valid isobar store or is damaged (\(detail)). persist refuses to "
-                + "start rather than overwrite it: move it away (mv \(path) \(path).corrupt, together with any "
-                + "\(path)-wal and \(path)-shm) and restart to begin with an empty store, or try "
-                + "`sqlite3 \(path) .recover` to salvage it."
+            return "the database \(path) is not a valid isobar store or is damaged (\(detail)). persist will not "
+                + "overwrite it: move it away (mv \(path) \(path).corrupt, with any -wal and -shm file beside it) and "
+                + "restart to begin with an empty store, or salvage it with `sqlite3 \(path) .recover`."
         case .incompatible(let path, let detail):
             return "the database \(path) is an SQLite file but not an isobar store (\(detail)). Point --data-dir at "
                 + "another directory, or move the file away."
