@@ -65,9 +65,13 @@ public struct SpatialGrid: Sendable {
     public func forEach(in region: Region, _ body: (Int32) -> Void) {
         let firstRow = row(region.minLatitude)
         let lastRow = row(region.maxLatitude)
-        let columnRanges: [ClosedRange<Int>] = region.allLongitudes
+        var columnRanges: [ClosedRange<Int>] = region.allLongitudes
             ? [0...(columns - 1)]
-            : region.longitudeRanges.map { column($0.lowerBound)...column($0.upperBound) }
+            : region.longitudeRanges.map { column($0.lowerBound)...column($0.upperBound) }.sorted { $0.lowerBound < $1.lowerBound }
+        // Two longitude ranges can share a boundary cell; visit such a cell once.
+        if columnRanges.count == 2, columnRanges[1].lowerBound <= columnRanges[0].upperBound {
+            columnRanges = [columnRanges[0].lowerBound...max(columnRanges[0].upperBound, columnRanges[1].upperBound)]
+        }
         for r in firstRow...lastRow {
             let rowBase = r * columns
             for columnRange in columnRanges {

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import IsobarCore
+import IsobarHost
+
+struct FilterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filter",
+        abstract: "Keep each client's visible stations: full sets for new views, then only what entered, left or changed.",
+        discussion: """
+        Input (stdin, NDJSON):
+          {"type":"station","day":"today","snapshot":"today-5f1c…","seq":0,"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.90468887898,"windDirection":270,"precipitation":0}
+          {"type":"snapshot","day":"today","snapshot":"today-5f1c…","count":181,"source":"feed","fetchedAt":1795000000,"ageSeconds":0}
+          {"type":"viewport","client":"alice","center":{"latitude":40.924,"longitude":-108.0955},"span":{"latitudeDelta":25,"longitudeDelta":20},"day":"today","field":"temperature"}
+          {"type":"select","client":"alice","id":"K1D3"}
+          {"type":"resync","client":"alice"}
+        Output (stdout, NDJSON):
+          {"type":"visible","client":"alice","version":1,"full":true,"day":"today","snapshot":"today-5f1c…","source":"feed","fetchedAt":1795000000,"ageSeconds":0,"field":"temperature","upsert":[{"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.90468887898,"windDirection":270,"precipitation":0}],"remove":[]}
+          {"type":"selection","client":"alice","id":"K1D3","day":"today",…,"reason":"selected","station":{…}}
+          {"type":"error","stage":"filter","message":"latitude 91 is outside [-90, 90]","excerpt":"…"}
+          {"type":"resync","reason":"incomplete snapshot …"}   (asks the publishers to replay)
+        A snapshot takes effect only when its end marker arrives with every station. Viewports
+        holding more than `limit` stations (default 500) get clusters. Other message types pass through.
+        """)
+
+    @Option(help: "Register a viewport LAT,LON,DLAT,DLON for a pinned client (pipe use).")
+    var viewport: RegionArgument?
+    @Option(help: "Client name for --viewport.")
+    var client = "default"
+    @Option(help: "Day for --viewport (today, tomorrow).")
+    var day: Day = .today
+    @Option(help: "Field for --viewport (temperature, wind, precipitation).")
+    var field: Field?
+    @Option(help: "Most annotations before clustering, for --viewport.")
+    var limit = Viewport.defaultLimit
+    @Option(help: "Forget clients silent for this many seconds.")
+    var idle: Double = 600
+    @Option(help: "Longest accepted input line in bytes.")
+    var maxLineBytes = 1 << 20
+    @Flag(help: "Write a resync request at start so publishers replay their snapshots (used on the bus).")
+    var requestResync = false
+
+    func run() throws {
+        LineOutput.ignoreSIGPIPE()
+        var options = FilterOptions()
+        options.idleSeconds = idle
+        let engine = FilterEngine(options: options)
+        if let viewport {
+            engine.register(Viewport(client: client, region: viewport.region, day: day,
+                                     presentation: Presentation(field: field), limit: limit))
+        }
+        if requestResync {
+            var writer = JSONWriter()
+            Resync(reason: "filter started").write(to: &writer)
+            LineOutput.standardOutput.write(&writer)
+            LineOutput.standardOutput.flush()
+        }
+        LineInput.runStage(stage: FilterEngine.stage, maxLineLength: maxLineBytes) { line, out in
+            engine.handle(line: line, now: Date().timeIntervalSince1970, into: &out)
+        }
+    }
+}

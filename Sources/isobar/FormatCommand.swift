@@ -1,0 +1,38 @@
+import ArgumentParser
+import IsobarCore
+import IsobarHost
+
+struct FormatCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "format",
+        abstract: "Turn visible sets into map annotations (titles, units, locale) and selections into callouts.",
+        discussion: """
+        Input (stdin, NDJSON), as written by `isobar filter`:
+          {"type":"visible","client":"alice","version":1,"full":true,"day":"today","field":"wind","upsert":[{"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.90468887898,"windDirection":270,"precipitation":0}],"remove":[]}
+          {"type":"selection","client":"alice","id":"K1D3","day":"today","reason":"selected","station":{…}}
+        Output (stdout, NDJSON), the client contract:
+          {"type":"annotations","client":"alice","version":1,"full":true,"day":"today","field":"wind",…,"upsert":[{"id":"K1D3","coordinate":{"latitude":43.40332,"longitude":-98.82952},"title":"7 mph W →","subtitle":"PLATTE","wind":{"speed":6.9,"unit":"mph","calm":false,"from":"W","fromDegrees":270,"to":"E","arrow":"→","rotation":90}}],"remove":[]}
+          {"type":"callout","client":"alice","id":"K1D3","day":"today","reason":"selected","clear":false,"title":"PLATTE","subtitle":"K1D3 · Today","coordinate":{…},"details":[{"label":"Temperature","value":"46.4 °F"},…]}
+        Per-client choices in the viewport (field, units, windUnit, locale) win over these defaults.
+        Other message types pass through unchanged.
+        """)
+
+    @Option(help: "Default field (temperature, wind, precipitation).")
+    var field: Field = .temperature
+    @Option(help: "Default units (imperial: °F, mph; metric: °C, km/h).")
+    var units: Units = .imperial
+    @Option(help: "Default wind unit (mph, kmh, knots); follows --units when omitted.")
+    var windUnit: WindUnit?
+    @Option(help: "Default locale (en, sk).")
+    var locale: Locale = .en
+    @Option(help: "Longest accepted input line in bytes.")
+    var maxLineBytes = 1 << 20
+
+    func run() throws {
+        LineOutput.ignoreSIGPIPE()
+        let engine = FormatEngine(defaults: ResolvedPresentation(field: field, units: units, windUnit: windUnit, locale: locale))
+        LineInput.runStage(stage: FormatEngine.stage, maxLineLength: maxLineBytes) { line, out in
+            engine.handle(line: line, into: &out)
+        }
+    }
+}

@@ -1,0 +1,7 @@
+import ArgumentParser
+
+enum Subcommands {
+    static let all: [ParsableCommand.Type] = [
+        FilterCommand.self, FormatCommand.self,
+    ]
+}

@@ -1,0 +1,193 @@
+import Testing
+@testable import IsobarCore
+
+/// A client that applies every `visible` message in order, as the contract says.
+struct ClientModel {
+    var items: [String: JSONObject] = [:]
+    var version = 0
+    var gaps = 0
+
+    mutating func apply(_ message: JSONObject) {
+        let v = Int(message.num("version") ?? -1)
+        if v != version + 1 { gaps += 1 }
+        version = v
+        if message.field("full").flatMap({ message.bool($0) }) == true { items = [:] }
+        for id in message.strings("remove") { items[id] = nil }
+        for item in message.objects("upsert") { items[item.str("id")!] = item }
+    }
+}
+
+@Suite struct FilterEngineTests {
+    let now = 1_000.0
+
+    func feed(_ engine: FilterEngine, _ lines: [[UInt8]], at time: Double = 1_000) -> [JSONObject] {
+        var writer = JSONWriter()
+        for line in lines { line.withUnsafeBytes { engine.handle(line: $0, now: time, into: &writer) } }
+        return TestSupport.objects(writer)
+    }
+
+    func feed(_ engine: FilterEngine, _ text: String, at time: Double = 1_000) -> [JSONObject] {
+        feed(engine, [Array(text.utf8)], at: time)
+    }
+
+    func viewport(_ client: String, _ lat: Double, _ lon: Double, _ dlat: Double, _ dlon: Double, day: String = "today", extra: String = "") -> String {
+        #"{"type":"viewport","client":"\#(client)","center":{"latitude":\#(lat),"longitude":\#(lon)},"span":{"latitudeDelta":\#(dlat),"longitudeDelta":\#(dlon)},"day":"\#(day)"\#(extra)}"#
+    }
+
+    @Test func initialRegionHasThe85Stations() throws {
+        let engine = FilterEngine()
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: try TestSupport.onx(.today)))
+        let out = feed(engine, viewport("alice", 40.924, -108.0955, 25, 20))
+        #expect(out.count == 1)
+        let message = try #require(out.first)
+        #expect(message.str("type") == "visible")
+        #expect(message.num("version") == 1)
+        #expect(message.objects("upsert").count == 85)
+        #expect(message.objects("upsert").contains { $0.str("id") == "K6V4" })
+    }
+
+    @Test func pansSendOnlyDifferencesAndReproduceBruteForce() throws {
+        let world = try TestSupport.world()
+        let engine = FilterEngine()
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: world))
+        var model = ClientModel()
+        var random = TestSupport.Random(seed: 7)
+        var lat = 40.0, lon = 170.0, dlat = 20.0, dlon = 30.0
+        var sawDiff = false
+        for step in 0..<400 {
+            lat = max(-90, min(90, lat + random.uniform(-8...8)))
+            lon += random.uniform(-10...10)
+            if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+            if step % 7 == 0 { dlat = random.uniform(0.5...60); dlon = random.uniform(0.5...120) }
+            if step % 50 == 0 { lat = step % 100 == 0 ? 88 : -88 }
+            let out = feed(engine, viewport("bob", lat, lon, dlat, dlon, extra: #","limit":1000000"#))
+            for message in out where message.str("type") == "visible" {
+                if message.field("full").flatMap({ message.bool($0) }) == false { sawDiff = true }
+                model.apply(message)
+            }
+            let center = Coordinate(latitude: lat, longitude: lon)
+            let expected = Set(world.filter { referenceVisible($0.coordinate, center: center, dlat: dlat, dlon: dlon) }.map(\.id))
+            #expect(Set(model.items.keys) == expected, "step \(step)")
+        }
+        #expect(model.gaps == 0)
+        #expect(sawDiff)
+    }
+
+    @Test func newSnapshotSendsOnlyChangesInView() throws {
+        var stations = try TestSupport.onx(.today)
+        let engine = FilterEngine()
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: stations))
+        var model = ClientModel()
+        for m in feed(engine, viewport("alice", 40.924, -108.0955, 25, 20)) { model.apply(m) }
+        let inside = try #require(stations.firstIndex { $0.id == "K1D3" })
+        let center = Coordinate(latitude: 40.924, longitude: -108.0955)
+        let outside = try #require(stations.firstIndex { !referenceVisible($0.coordinate, center: center, dlat: 25, dlon: 20) })
+        stations[inside].temperature = 12
+        stations[outside].temperature = 99
+        let out = feed(engine, TestSupport.snapshotLines(day: .today, stations: stations))
+        #expect(out.count == 1)
+        let message = try #require(out.first)
+        #expect(message.field("full").flatMap { message.bool($0) } == false)
+        #expect(message.objects("upsert").map { $0.str("id") } == ["K1D3"])
+        #expect(message.objects("upsert").first?.num("temperature") == 12)
+        #expect(message.strings("remove").isEmpty)
+        model.apply(message)
+        #expect(model.items.count == 85 && model.gaps == 0)
+        // The same snapshot again (a replay) changes nothing and sends nothing.
+        #expect(feed(engine, TestSupport.snapshotLines(day: .today, stations: stations)).isEmpty)
+    }
+
+    @Test func incompleteSnapshotIsNeverUsedAndAsksForResync() throws {
+        let stations = try TestSupport.onx(.today)
+        let engine = FilterEngine()
+        var lines = TestSupport.snapshotLines(day: .today, stations: stations)
+        lines.remove(at: 17)
+        _ = feed(engine, viewport("alice", 40.924, -108.0955, 25, 20))
+        let out = feed(engine, lines)
+        #expect(out.map { $0.str("type") } == ["error", "resync"])
+        #expect(out[0].str("message")?.contains("incomplete (180 of 181 stations)") == true)
+        #expect(engine.snapshot(for: .today) == nil)
+    }
+
+    @Test func dayToggleSendsFullSetAndKeepsTheCallout() throws {
+        let engine = FilterEngine()
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: try TestSupport.onx(.today)))
+        _ = feed(engine, TestSupport.snapshotLines(day: .tomorrow, stations: try TestSupport.onx(.tomorrow)))
+        _ = feed(engine, viewport("alice", 40.924, -108.0955, 25, 20))
+        let selected = feed(engine, #"{"type":"select","client":"alice","id":"K1D3"}"#)
+        #expect(selected.map { $0.str("type") } == ["selection"])
+        #expect(selected.first?.str("reason") == "selected")
+        let toggled = feed(engine, viewport("alice", 40.924, -108.0955, 25, 20, day: "tomorrow"))
+        #expect(toggled.map { $0.str("type") } == ["visible", "selection"])
+        #expect(toggled[0].field("full").flatMap { toggled[0].bool($0) } == true)
+        #expect(toggled[0].objects("upsert").count == 85)
+        #expect(toggled[1].str("day") == "tomorrow")
+        #expect(toggled[1].str("reason") == "updated")
+        // Panning away clears the callout.
+        let away = feed(engine, viewport("alice", -40, 100, 5, 5, day: "tomorrow"))
+        #expect(away.map { $0.str("type") } == ["visible", "selection"])
+        #expect(away[1].str("reason") == "not-visible")
+        #expect(away[1].field("station")?.kind == .null)
+    }
+
+    @Test func badLinesGiveOneErrorEachAndUnknownTypesPassThrough() throws {
+        let engine = FilterEngine()
+        let out = feed(engine, [
+            Array("not json".utf8),
+            Array(#"{"type":"select","client":"zed","id":"K1D3"}"#.utf8),
+            Array(viewport("alice", 91, 0, 10, 10).utf8),
+            Array(viewport("alice", 0, 0, 0, 10).utf8),
+            Array(#"{"type":"mystery","x":1}"#.utf8),
+            Array(#"{"no":"type"}"#.utf8),
+        ])
+        #expect(out.map { $0.str("type") } == ["error", "error", "error", "error", "mystery", "error"])
+        #expect(out[2].str("message") == "latitude 91.0 is outside [-90, 90]")
+        #expect(out[5].str("message") == "missing required field \"type\"")
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: try TestSupport.onx(.today)))
+        _ = feed(engine, viewport("alice", 40.924, -108.0955, 25, 20))
+        let unknown = feed(engine, #"{"type":"select","client":"alice","id":"NOPE"}"#)
+        #expect(unknown.map { $0.str("message") } == ["unknown station \"NOPE\""])
+    }
+
+    @Test func denseViewportsClusterAndZoomingSplitsThem() throws {
+        let world = try TestSupport.world()
+        let engine = FilterEngine()
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: world))
+        let wide = feed(engine, viewport("c", 40, -100, 60, 100))
+        let items = wide[0].objects("upsert")
+        let total = items.reduce(0) { $0 + Int($1.num("count") ?? 1) }
+        let expected = world.filter { referenceVisible($0.coordinate, center: Coordinate(latitude: 40, longitude: -100), dlat: 60, dlon: 100) }.count
+        #expect(expected > 500)
+        #expect(total == expected)  // every station is in exactly one annotation
+        #expect(items.count <= 500)
+        #expect(items.contains { $0.field("cluster") != nil })
+        var model = ClientModel()
+        model.apply(wide[0])
+        let zoomed = feed(engine, viewport("c", 40, -100, 2, 3))
+        model.apply(zoomed[0])
+        let zoomExpected = Set(world.filter { referenceVisible($0.coordinate, center: Coordinate(latitude: 40, longitude: -100), dlat: 2, dlon: 3) }.map(\.id))
+        #expect(Set(model.items.keys) == zoomExpected)
+    }
+
+    @Test func idleClientsAreForgotten() throws {
+        var options = FilterOptions()
+        options.idleSeconds = 60
+        let engine = FilterEngine(options: options)
+        _ = feed(engine, viewport("a", 0, 0, 1, 1), at: 1_000)
+        _ = feed(engine, viewport("b", 0, 0, 1, 1), at: 1_050)
+        #expect(engine.clientCount == 2)
+        _ = feed(engine, viewport("b", 0, 0, 1, 1), at: 1_100)
+        #expect(engine.clientCount == 1)
+    }
+
+    @Test func resyncForAClientResendsTheFullSet() throws {
+        let engine = FilterEngine()
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: try TestSupport.onx(.today)))
+        _ = feed(engine, viewport("alice", 40.924, -108.0955, 25, 20))
+        let out = feed(engine, #"{"type":"resync","client":"alice"}"#)
+        #expect(out.count == 1)
+        #expect(out[0].num("version") == 2)
+        #expect(out[0].objects("upsert").count == 85)
+        #expect(feed(engine, #"{"type":"resync","reason":"for the publishers"}"#).isEmpty)
+    }
+}

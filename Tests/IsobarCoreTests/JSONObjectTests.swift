@@ -1,0 +1,101 @@
+import Testing
+@testable import IsobarCore
+
+@Suite struct JSONObjectTests {
+    func parse(_ text: String) throws -> JSONObject { try JSONObject(parsing: text) }
+
+    func failure(_ text: String) -> String? {
+        do { _ = try JSONObject(parsing: text); return nil } catch { return error.message }
+    }
+
+    @Test func decodesFieldsLazily() throws {
+        let object = try parse(#"{"type":"station","id":"K1D3","t":46.4,"n":null,"b":true,"o":{"x":-1.5e2},"a":[1,"two",{"k":3}],"e":"tab\there \u00e9 \ud83d\ude00"}"#)
+        #expect(object.str("type") == "station")
+        #expect(object.num("t") == 46.4)
+        #expect(object.field("n")?.kind == .null)
+        #expect(object.bool(object.field("b")!) == true)
+        #expect(object.object(object.field("o")!)?.num("x") == -150)
+        #expect(object.arrayElements(object.field("a")!).map(\.kind) == [.number, .string, .object])
+        #expect(object.str("e") == "tab\there é 😀")
+        #expect(object.field("missing") == nil)
+    }
+
+    @Test func numbersParseExactly() throws {
+        let object = try parse(#"{"a":64.03999999999999,"b":6.90468887898,"c":-99,"d":1e-5,"e":123456789012345678901,"f":-0,"g":0.1}"#)
+        #expect(object.num("a") == 64.03999999999999)
+        #expect(object.num("b") == 6.90468887898)
+        #expect(object.num("c") == -99)
+        #expect(object.num("d") == 1e-5)
+        #expect(object.num("e") == 123456789012345678901.0)
+        #expect(object.num("g") == 0.1)
+        #expect(try object.optionalNumber("f")?.sign == .plus)  // -0 normalised to 0
+    }
+
+    @Test(arguments: [
+        ("hello", "not JSON"),
+        (#"{"type":"station","id":"#, "unexpected end of input, expected a value"),
+        (#"{"type":"station""#, "unexpected end of input inside object"),
+        (#"{"type":"station","id":"K1"#, "unterminated string"),
+        (#"{"type" "station"}"#, "expected ':'"),
+        ("[1,2,3]", "expected a JSON object"),
+        (#""just a string""#, "expected a JSON object"),
+        (#"{"a":NaN}"#, "NaN and Infinity"),
+        (#"{"a":Infinity}"#, "NaN and Infinity"),
+        (#"{"a":-Infinity}"#, "NaN and Infinity"),
+        (#"{"a":1,"a":2}"#, "duplicate key \"a\""),
+        (#"{"a":1,"\u0061":2}"#, "duplicate key \"a\""),
+        (#"{"a":01}"#, "leading zero"),
+        (#"{"a":1.}"#, "digit expected"),
+        (#"{"a":"x\u0001y"}"#.replacingOccurrences(of: "\\u0001", with: "\u{01}"), "control character"),
+        (#"{"a":"\ud800"}"#, "surrogate"),
+        (#"{"a":tru}"#, "invalid literal"),
+        (#"{"a":1} trailing"#, "unexpected data after"),
+        ("{\"a\":\u{0}1}", "unexpected byte 0x00"),
+    ])
+    func rejectsBadLines(_ text: String, _ expected: String) {
+        let message = failure(text)
+        #expect(message?.contains(expected) == true, "\(text) -> \(message ?? "accepted")")
+    }
+
+    @Test func rejectsDeepNestingWithoutRecursingFar() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(failure(#"{"a":"# + deep + "}")?.contains("nesting deeper than 64") == true)
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        var bytes = Array(#"{"name":"ab"}"#.utf8)
+        bytes.insert(0xC3, at: 10)  // a lead byte with no continuation
+        bytes.withUnsafeBytes { raw in
+            #expect(throws: JSONError.self) { try JSONObject(parsing: raw) }
+        }
+        let overlong: [UInt8] = Array(#"{"n":""#.utf8) + [0xC0, 0xAF] + Array(#""}"#.utf8)
+        overlong.withUnsafeBytes { raw in
+            #expect(throws: JSONError.self) { try JSONObject(parsing: raw) }
+        }
+    }
+
+    @Test func hugeNumbersAreOutOfRangeNotInfinite() throws {
+        let object = try parse(#"{"latitude":1e400}"#)
+        #expect(throws: MessageError("field \"latitude\" is out of the range of a double")) { try object.requireNumber("latitude") }
+    }
+
+    @Test func stringNumbersAreWrongTypes() throws {
+        let object = try parse(#"{"latitude":"NaN"}"#)
+        #expect(throws: MessageError("field \"latitude\" must be a number, found the string \"NaN\"")) { try object.requireNumber("latitude") }
+    }
+
+    @Test func writerRoundTripsEscapesAndNumbers() throws {
+        var writer = JSONWriter()
+        writer.objectStart()
+        writer.key("s"); writer.string("quote\" back\\ nl\n ctl\u{01} é 😀")
+        writer.key("i"); writer.number(46)
+        writer.key("f"); writer.number(64.03999999999999)
+        writer.key("inf"); writer.number(Double.infinity)
+        writer.key("a"); writer.arrayStart(); writer.int(1); writer.null(); writer.bool(false); writer.arrayEnd()
+        writer.objectEnd()
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text == #"{"s":"quote\" back\\ nl\n ctl\u0001 é 😀","i":46,"f":64.03999999999999,"inf":null,"a":[1,null,false]}"#)
+        let object = try JSONObject(parsing: text)
+        #expect(object.str("s") == "quote\" back\\ nl\n ctl\u{01} é 😀")
+    }
+}
