@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NIOPosix
+
+extension FeedClient {
+    /// Reads a local feed file on NIO's blocking-I/O thread pool (never on the two cooperative threads).
+    ///
+    /// The file's size and modification time play the part of an ETag: when neither changed since the
+    /// last good read, the answer is `.notModified` without reading the file again.
+    func fetchFile(_ path: String, validators: ConditionalValidators) async -> FetchResponse {
+        let limit = maxBodyBytes
+        do {
+            return try await NIOThreadPool.singleton.runIfActive {
+                Self.readFile(path, validators: validators, limit: limit)
+            }
+        } catch {
+            return .failed("could not read \(path): \(error)")
+        }
+    }
+
+    static func readFile(_ path: String, validators: ConditionalValidators, limit: Int) -> FetchResponse {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failed("could not open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failed("could not stat \(path): \(String(cString: strerror(errno)))") }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else { return .failed("\(path) is a directory, not a feed file") }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        let tag = "file:\(modified.tv_sec).\(modified.tv_nsec)-\(info.st_size)"
+        if validators.etag == tag { return .notModified }
+        if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
+            return .failed("\(path) is \(info.st_size) bytes, over the \(limit)-byte limit")
+        }
+        var bytes: [UInt8] = []
+        let chunk = 64 * 1024
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress, chunk) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failed("could not read \(path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            guard bytes.count + n <= limit else { return .failed("\(path) exceeds the \(limit)-byte limit; stopped reading") }
+            bytes.append(contentsOf: buffer[0..<n])
+        }
+        return .body(bytes, ConditionalValidators(etag: tag))
+    }
+}

@@ -1,0 +1,198 @@
+import IsobarCore
+import Logging
+
+/// Polls the today and tomorrow feeds and publishes complete snapshots, warnings, per-record errors
+/// and `status` lines; keeps the last good snapshot of each day for resync requests.
+///
+/// An actor so that the poll loops, a `--once` round and resync requests arriving from stdin all
+/// see one consistent state. The policy (schedule, conditional headers, change detection) lives in
+/// the pure `FeedPoller`; this type only does the I/O and the writing.
+///
+/// What it publishes:
+/// - a changed snapshot: warnings and errors from parsing, every `station` line, the `snapshot`
+///   end marker, then `status` ok. A bad body publishes no station at all, only `status` failed.
+/// - an unchanged feed (304 or the same snapshot id): a debug log line; a `status` unchanged line
+///   only when it ends a run of failures, so a healthy feed costs no bus traffic between changes.
+/// - a resync: the latest snapshot of each day (same id, its original `fetchedAt`, its age) and the
+///   latest status of each day.
+public actor FeedFetcher {
+    /// The last snapshot published for one day.
+    public struct Latest: Sendable, Equatable {
+        public var id: String
+        public var stations: [Station]
+        public var fetchedAt: Double
+    }
+
+    struct Feed {
+        let day: Day
+        let source: FeedSource
+        var poller: FeedPoller
+        var latest: Latest?
+        var status: StatusMessage?
+    }
+
+    private var feeds: [Day: Feed] = [:]
+    private var outputClosed = false
+    private let client: FeedClient
+    private let output: any FetchOutput
+    private let clock: @Sendable () -> Double
+    private let jitter: Jitter
+    private let logger: Logger
+
+    public init(options: FetchOptions, client: FeedClient, output: any FetchOutput, logger: Logger,
+                clock: @escaping @Sendable () -> Double = UnixClock.now, jitter: Jitter = .system) throws(FetchOptionsError) {
+        try options.validate()
+        let backoff = RetryBackoff(base: options.backoffBase, cap: options.backoffCap)
+        for (day, text) in [(Day.today, options.today), (Day.tomorrow, options.tomorrow)] {
+            feeds[day] = Feed(day: day, source: try FeedSource(text),
+                              poller: FeedPoller(interval: options.interval, backoff: backoff))
+        }
+        self.client = client
+        self.output = output
+        self.clock = clock
+        self.jitter = jitter
+        self.logger = logger
+    }
+
+    /// The last snapshot published for `day`, if any.
+    public func latest(_ day: Day) -> Latest? { feeds[day]?.latest }
+
+    /// The polling state of `day`'s source.
+    public func state(_ day: Day) -> FeedPoller.State? { feeds[day]?.poller.state }
+
+    /// Seconds until `day`'s source is due again.
+    public func secondsUntilDue(_ day: Day) -> Double {
+        feeds[day]?.poller.secondsUntilDue(now: clock()) ?? 0
+    }
+
+    /// One attempt at `day`'s source, published at once. True when it succeeded (changed or unchanged).
+    @discardableResult
+    public func fetch(_ day: Day) async -> Bool {
+        guard let (source, validators) = begin(day) else { return false }
+        let response = await client.fetch(source, validators: validators, logger: logger)
+        return apply(day, response)
+    }
+
+    /// One attempt at both sources, fetched concurrently and published in day order (today first) so
+    /// `--once` output is the same on every run. True when both succeeded.
+    public func round() async -> Bool {
+        guard let (todaySource, todayValidators) = begin(.today),
+              let (tomorrowSource, tomorrowValidators) = begin(.tomorrow) else { return false }
+        async let today = client.fetch(todaySource, validators: todayValidators, logger: logger)
+        async let tomorrow = client.fetch(tomorrowSource, validators: tomorrowValidators, logger: logger)
+        let todayOK = apply(.today, await today)
+        let tomorrowOK = apply(.tomorrow, await tomorrow)
+        return todayOK && tomorrowOK
+    }
+
+    /// Polls both sources until the task is cancelled or the output's reader has gone away: each on
+    /// its own schedule (the interval when healthy, the jittered backoff after failures).
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            for day in Day.allCases {
+                group.addTask { await self.poll(day) }
+            }
+        }
+    }
+
+    private func poll(_ day: Day) async {
+        while !Task.isCancelled && !outputClosed {
+            await fetch(day)
+            if outputClosed { return }
+            let wait = secondsUntilDue(day)
+            do { try await Task.sleep(nanoseconds: UInt64(max(0, min(wait, 86_400)) * 1e9)) } catch { return }
+        }
+    }
+
+    /// Republishes the latest complete snapshot of each day (a resync request without a client) and
+    /// each day's latest status, so a consumer that started late or lost messages catches up.
+    public func resync(reason: String) {
+        let now = clock()
+        var writer = JSONWriter(capacity: 64 * 1024)
+        var republished: [String] = []
+        for day in Day.allCases {
+            guard let feed = feeds[day] else { continue }
+            if let latest = feed.latest {
+                OnXFeed.writeSnapshot(day: day, stations: latest.stations, source: .feed, fetchedAt: latest.fetchedAt,
+                                      ageSeconds: max(0, now - latest.fetchedAt), id: latest.id, into: &writer)
+                republished.append(latest.id)
+            }
+            feed.status?.write(to: &writer)
+        }
+        output.write(&writer)
+        output.flush()
+        if republished.isEmpty {
+            logger.info("resync requested; no snapshot fetched yet, the next successful fetch will publish", metadata: ["reason": "\(reason)"])
+        } else {
+            logger.info("resync requested; republished \(republished.joined(separator: ", "))", metadata: ["reason": "\(reason)"])
+        }
+    }
+
+    private func begin(_ day: Day) -> (FeedSource, ConditionalValidators)? {
+        guard let source = feeds[day]?.source, let validators = feeds[day]?.poller.begin() else { return nil }
+        return (source, validators)
+    }
+
+    /// Parses what came back, asks the policy what it means, and writes the result.
+    private func apply(_ day: Day, _ response: FetchResponse) -> Bool {
+        guard var feed = feeds[day] else { return false }
+        defer { feeds[day] = feed }
+        let now = clock()
+        var parsed: OnXFeed.Parsed?
+        var snapshotID = ""
+        let outcome: FeedPoller.Outcome
+        switch response {
+        case .notModified:
+            outcome = .notModified
+        case .failed(let reason):
+            outcome = .failed(reason: reason)
+        case .body(let bytes, let validators):
+            do {
+                let result = try OnXFeed.parse(bytes, stage: "fetch")
+                parsed = result
+                snapshotID = OnXFeed.snapshotID(day: day, stations: result.stations)
+                outcome = .content(snapshotID: snapshotID, validators: validators)
+            } catch {
+                outcome = .failed(reason: error.description)
+            }
+        }
+        let decision = feed.poller.complete(outcome, now: now, jitter: jitter.next())
+        var writer = JSONWriter(capacity: 64 * 1024)
+        let url = feed.source.description
+        var log = logger
+        log[metadataKey: "day"] = "\(day.rawValue)"
+        switch decision {
+        case .publish:
+            guard let parsed else { return false }
+            for warning in parsed.warnings { warning.write(to: &writer) }
+            for error in parsed.errors { error.write(to: &writer) }
+            OnXFeed.writeSnapshot(day: day, stations: parsed.stations, source: .feed, fetchedAt: now, id: snapshotID, into: &writer)
+            feed.latest = Latest(id: snapshotID, stations: parsed.stations, fetchedAt: now)
+            let status = StatusMessage(day: day, state: .ok, url: url)
+            status.write(to: &writer)
+            feed.status = status
+            log.info("published \(snapshotID): \(parsed.stations.count) stations, \(parsed.warnings.count) warnings, \(parsed.errors.count) rejected records")
+        case .unchanged(let recovered, _):
+            let status = StatusMessage(day: day, state: .unchanged, url: url)
+            feed.status = status
+            if recovered {
+                status.write(to: &writer)
+                log.info("feed is back; content unchanged since \(feed.latest?.id ?? "the last snapshot")")
+            } else {
+                log.debug("unchanged")
+            }
+        case .failed(let reason, let attempt, let retryIn):
+            let status = StatusMessage(day: day, state: .failed, url: url, reason: reason, attempt: attempt, retryIn: retryIn)
+            status.write(to: &writer)
+            feed.status = status
+            log.warning("fetch failed (attempt \(attempt)): \(reason); retrying in \(FeedClient.seconds((retryIn * 10).rounded() / 10)) s")
+        }
+        output.write(&writer)
+        if !output.flush() && !outputClosed {
+            outputClosed = true
+            logger.notice("stdout was closed by its reader; stopping")
+        }
+        if case .failed = decision { return false }
+        return true
+    }
+}

@@ -1,0 +1,64 @@
+/// Everything `isobar fetch` can be told: where the two feeds are, how often to poll them, and the
+/// limits that keep a misbehaving server from stalling or flooding the pipeline.
+public struct FetchOptions: Sendable, Equatable {
+    /// The public onX endpoint for today's observations (the product's default source).
+    public static let defaultToday =
+        "https://gist.githubusercontent.com/rcedwards/4ff0a1510551295be0ec0369186d83ed/raw/fc7b5308546c0e1085d8748134138cef4281ac11/today.json"
+    /// The public onX endpoint for tomorrow's forecast.
+    public static let defaultTomorrow =
+        "https://gist.githubusercontent.com/rcedwards/6421fa7f0f3789801935d6d37df55922/raw/e673021836819aa20018853643c8769fd4d129fd/tomorrow.json"
+
+    /// Source of today's feed: an http(s) URL, a file path, or a file:// URL.
+    public var today: String
+    /// Source of tomorrow's feed, in the same forms as `today`.
+    public var tomorrow: String
+    /// Seconds between polls of a healthy source.
+    public var interval: Double
+    /// Fetch each source once, write what it got, and exit (for pipes and tests).
+    public var once: Bool
+    /// Seconds one request may take from connect to the last body byte.
+    public var timeout: Double
+    /// Largest body accepted; reading stops and the fetch fails past it.
+    public var maxBodyBytes: Int
+    /// Redirects followed per request (only to http or https).
+    public var maxRedirects: Int
+    /// First retry ceiling after a failure, in seconds; it doubles per consecutive failure.
+    public var backoffBase: Double
+    /// Largest retry ceiling, in seconds.
+    public var backoffCap: Double
+
+    public init(today: String = FetchOptions.defaultToday, tomorrow: String = FetchOptions.defaultTomorrow,
+                interval: Double = 60, once: Bool = false, timeout: Double = 10, maxBodyBytes: Int = 8 << 20,
+                maxRedirects: Int = 3, backoffBase: Double = 1, backoffCap: Double = 300) {
+        self.today = today
+        self.tomorrow = tomorrow
+        self.interval = interval
+        self.once = once
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+        self.maxRedirects = maxRedirects
+        self.backoffBase = backoffBase
+        self.backoffCap = backoffCap
+    }
+
+    /// Checks the numbers and both sources, so a bad flag is reported in one line before anything runs.
+    public func validate() throws(FetchOptionsError) {
+        guard interval.isFinite, interval > 0 else { throw FetchOptionsError("--interval must be a positive number of seconds, got \(interval)") }
+        guard timeout.isFinite, timeout > 0 else { throw FetchOptionsError("--timeout must be a positive number of seconds, got \(timeout)") }
+        guard maxBodyBytes > 0 else { throw FetchOptionsError("--max-body-bytes must be positive, got \(maxBodyBytes)") }
+        guard (0...20).contains(maxRedirects) else { throw FetchOptionsError("--max-redirects must be between 0 and 20, got \(maxRedirects)") }
+        guard backoffBase.isFinite, backoffBase > 0 else { throw FetchOptionsError("backoff base must be positive, got \(backoffBase)") }
+        guard backoffCap.isFinite, backoffCap >= backoffBase else {
+            throw FetchOptionsError("backoff cap must be at least the base (\(backoffBase) s), got \(backoffCap)")
+        }
+        _ = try FeedSource(today)
+        _ = try FeedSource(tomorrow)
+    }
+}
+
+/// A fetch option that cannot work; `description` says which flag and what to use instead.
+public struct FetchOptionsError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

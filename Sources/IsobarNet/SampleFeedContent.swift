@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import IsobarCore
+import IsobarHost
+
+/// The two feeds the sample server serves: the fixtures, loaded once at start, and the drifted body
+/// of the current epoch, rendered once per epoch and day and then reused with its ETag.
+public final class SampleFeedContent: @unchecked Sendable {
+    // @unchecked: `cache` is only touched with `lock` held; everything else is immutable.
+
+    /// One day's body at one epoch and its strong ETag (a hash of exactly these bytes).
+    public struct Body: Sendable, Equatable {
+        public var epoch: Int
+        public var bytes: [UInt8]
+        public var etag: String
+    }
+
+    public let fixtures: [Day: [OnXRecord]]
+    private let fixtureBytes: [Day: [UInt8]]
+    /// nil when drift is off.
+    public let drift: SampleFeedDrift?
+    private let lock = NSLockLike()
+    private var cache: [Day: Body] = [:]
+
+    public init(fixtures: [Day: [UInt8]], drift: SampleFeedDrift?) throws(SampleFeedError) {
+        var records: [Day: [OnXRecord]] = [:]
+        for day in Day.allCases {
+            guard let bytes = fixtures[day] else { throw SampleFeedError("no fixture for \(day.rawValue)") }
+            do {
+                records[day] = try OnXRecord.parseArray(bytes)
+            } catch {
+                throw SampleFeedError("fixture \(day.rawValue).json is not an onX feed: \(error)")
+            }
+        }
+        self.fixtures = records
+        self.fixtureBytes = fixtures
+        self.drift = drift
+    }
+
+    /// Loads `today.json` and `tomorrow.json` from `directory`.
+    public convenience init(directory: String, drift: SampleFeedDrift?) throws(SampleFeedError) {
+        var files: [Day: [UInt8]] = [:]
+        for day in Day.allCases {
+            let path = directory.hasSuffix("/") ? directory + day.rawValue + ".json" : directory + "/" + day.rawValue + ".json"
+            switch FeedClient.readFile(path, validators: ConditionalValidators(), limit: 64 << 20) {
+            case .body(let bytes, _): files[day] = bytes
+            case .failed(let reason): throw SampleFeedError("\(reason) (set the fixtures directory with --fixtures DIR)")
+            case .notModified: throw SampleFeedError("could not read \(path)")
+            }
+        }
+        try self.init(fixtures: files, drift: drift)
+    }
+
+    /// The records served for `day` at `epoch`.
+    public func records(_ day: Day, epoch: Int) -> [OnXRecord] {
+        let base = fixtures[day] ?? []
+        guard let drift else { return base }
+        return drift.records(base, day: day, epoch: epoch)
+    }
+
+    /// The body served for `day` at `epoch`: the fixture file's own bytes at epoch 0 or with drift
+    /// off, otherwise the drifted records rendered.
+    public func body(_ day: Day, epoch: Int) -> Body {
+        let epoch = drift == nil ? 0 : epoch
+        if let cached = lock.withLock({ cache[day] }), cached.epoch == epoch { return cached }
+        let bytes = epoch == 0 ? (fixtureBytes[day] ?? []) : OnXRecord.render(records(day, epoch: epoch))
+        let body = Body(epoch: epoch, bytes: bytes, etag: Self.etag(bytes))
+        lock.withLock { cache[day] = body }
+        return body
+    }
+
+    static func etag(_ bytes: [UInt8]) -> String {
+        var hash = FNV1a()
+        for byte in bytes { hash.add(byte: byte) }
+        return "\"" + hash.hex + "\""
+    }
+}

@@ -1,0 +1,191 @@
+import IsobarCore
+import IsobarHost
+import NIOHTTP1
+
+/// Decides the sample feed's answer to one request: routing, drift epoch, conditional GET, and the
+/// fault modes. Pure apart from the seeded `--error-rate` draws, so it is tested without a socket.
+///
+/// Routes: `GET /today.json`, `GET /tomorrow.json` (HEAD too), `GET /health` (200 `ok`).
+/// Query: `fault=NAME` (see `SampleFeedFault`), `delay=SECONDS` (before any answer).
+public final class SampleFeedResponder: @unchecked Sendable {
+    // @unchecked: `random` is only touched with `lock` held; everything else is immutable.
+    public let options: SampleFeedOptions
+    public let content: SampleFeedContent
+    public let epochs: SampleFeedEpoch
+    private let lock = NSLockLike()
+    private var random: UInt64
+
+    public init(options: SampleFeedOptions, content: SampleFeedContent, origin: Double) {
+        self.options = options
+        self.content = content
+        self.epochs = SampleFeedEpoch(origin: options.origin ?? origin, period: options.period)
+        self.random = options.seed ^ 0x5DEE_CE66_D1CE_5EED
+    }
+
+    public func reply(method: HTTPMethod, uri: String, headers: HTTPHeaders, now: Double) -> SampleFeedReply {
+        let (path, query) = Self.split(uri)
+        if path == "/health" || path == "/healthz" {
+            return SampleFeedReply(.full(.ok, Self.textHeaders(), Array("ok\n".utf8)))
+        }
+        let day: Day
+        switch path {
+        case "/today.json": day = .today
+        case "/tomorrow.json": day = .tomorrow
+        default:
+            return SampleFeedReply(.full(.notFound, Self.textHeaders(),
+                                         Array("not found: the feeds are /today.json and /tomorrow.json; /health for checks\n".utf8)))
+        }
+        guard method == .GET || method == .HEAD else {
+            var headers = Self.textHeaders()
+            headers.add(name: "Allow", value: "GET, HEAD")
+            return SampleFeedReply(.full(.methodNotAllowed, headers, Array("only GET and HEAD\n".utf8)))
+        }
+        var delay = options.delay
+        if let text = query["delay"] {
+            guard let seconds = Double(text), seconds.isFinite, (0...3600).contains(seconds) else {
+                return SampleFeedReply(.full(.badRequest, Self.textHeaders(), Array("delay must be 0...3600 seconds\n".utf8)))
+            }
+            delay = seconds
+        }
+        var fault = options.fault
+        if let text = query["fault"] {
+            do {
+                fault = try SampleFeedFault(parsing: text)
+            } catch {
+                return SampleFeedReply(.full(.badRequest, Self.textHeaders(), Array("\(error)\n".utf8)))
+            }
+        } else if fault == nil, options.errorRate > 0, draw() < options.errorRate {
+            let pool = SampleFeedFault.randomPool
+            fault = pool[Int(draw() * Double(pool.count)) % pool.count]
+        }
+        if case .delay(let seconds) = fault {
+            delay += seconds
+            fault = nil
+        }
+        var reply = answer(day: day, fault: fault, uri: uri, headers: headers, now: now)
+        reply.delay = delay
+        return reply
+    }
+
+    private func answer(day: Day, fault: SampleFeedFault?, uri: String, headers: HTTPHeaders, now: Double) -> SampleFeedReply {
+        let body = content.body(day, epoch: epochs.epoch(at: now))
+        let lastModified = epochs.start(of: body.epoch)
+        var feedHeaders = HTTPHeaders()
+        feedHeaders.add(name: "Content-Type", value: "application/json")
+        feedHeaders.add(name: "ETag", value: body.etag)
+        feedHeaders.add(name: "Last-Modified", value: HTTPDate.format(lastModified))
+        feedHeaders.add(name: "Cache-Control", value: "no-cache")
+        switch fault {
+        case nil, .delay:
+            if Self.notModified(headers, etag: body.etag, lastModified: lastModified) {
+                feedHeaders.remove(name: "Content-Type")
+                return SampleFeedReply(.full(.notModified, feedHeaders, []))
+            }
+            return SampleFeedReply(.full(.ok, feedHeaders, body.bytes))
+        case .status(let code):
+            let status = HTTPResponseStatus(statusCode: code)
+            return SampleFeedReply(.full(status, Self.textHeaders(), Array("simulated fault: HTTP \(code) \(status.reasonPhrase)\n".utf8)), fault: fault)
+        case .slow(let seconds):
+            return SampleFeedReply(.slow(feedHeaders, body.bytes, seconds: seconds ?? options.slowSeconds), fault: fault)
+        case .truncate:
+            return SampleFeedReply(.truncated(feedHeaders, body.bytes), fault: fault)
+        case .drop:
+            return SampleFeedReply(.drop, fault: fault)
+        case .notJSON:
+            var html = HTTPHeaders()
+            html.add(name: "Content-Type", value: "text/html; charset=utf-8")
+            let page = "<!DOCTYPE html><html><head><title>Sign in</title></head><body><p>Please sign in to continue.</p></body></html>\n"
+            return SampleFeedReply(.full(.ok, html, Array(page.utf8)), fault: fault)
+        case .huge:
+            var streamed = HTTPHeaders()
+            streamed.add(name: "Content-Type", value: "application/json")
+            return SampleFeedReply(.stream(streamed, bytes: options.hugeBytes), fault: fault)
+        case .badRecords:
+            return SampleFeedReply(.full(.ok, Self.jsonHeaders(), Self.badRecordsBody(content.records(day, epoch: body.epoch))), fault: fault)
+        case .empty:
+            return SampleFeedReply(.full(.ok, Self.jsonHeaders(), Array("[]\n".utf8)), fault: fault)
+        case .redirectLoop:
+            var redirect = Self.textHeaders()
+            redirect.add(name: "Location", value: uri)
+            return SampleFeedReply(.full(.found, redirect, Array("redirecting to myself\n".utf8)), fault: fault)
+        }
+    }
+
+    /// RFC 9110 §13.1: If-None-Match (weak comparison) decides when present; otherwise
+    /// If-Modified-Since is compared with the epoch start.
+    static func notModified(_ headers: HTTPHeaders, etag: String, lastModified: Int64) -> Bool {
+        let tags = headers[canonicalForm: "if-none-match"]
+        if !tags.isEmpty {
+            return tags.contains { tag in
+                tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : String(tag)) == etag
+            }
+        }
+        guard let since = headers.first(name: "if-modified-since").flatMap(HTTPDate.parse) else { return false }
+        return lastModified <= since
+    }
+
+    /// Three broken records and one non-object among the good ones: an empty id, latitude 91,
+    /// a null longitude, and a bare number. The fetcher must keep the rest.
+    static func badRecordsBody(_ records: [OnXRecord]) -> [UInt8] {
+        var broken = records
+        if broken.count > 0 { broken[0].id = "" }
+        if broken.count > 1 { broken[1].latitude = 91 }
+        if broken.count > 2 { broken[2].longitude = .nan }  // written as null
+        var writer = JSONWriter(capacity: broken.count * 200)
+        writer.arrayStart()
+        for record in broken { record.write(to: &writer) }
+        writer.int(42)
+        writer.arrayEnd()
+        writer.newline()
+        return writer.bytes
+    }
+
+    static func textHeaders() -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        return headers
+    }
+
+    static func jsonHeaders() -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        return headers
+    }
+
+    /// Path and decoded query items of a request target.
+    static func split(_ uri: String) -> (path: String, query: [String: String]) {
+        guard let mark = uri.firstIndex(of: "?") else { return (uri, [:]) }
+        var query: [String: String] = [:]
+        for item in uri[uri.index(after: mark)...].split(separator: "&") {
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = percentDecode(pair[0])
+            query[key] = pair.count > 1 ? percentDecode(pair[1]) : ""
+        }
+        return (String(uri[..<mark]), query)
+    }
+
+    static func percentDecode(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "+") { bytes.append(UInt8(ascii: " ")); continue }
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard let high = iterator.next(), let low = iterator.next(),
+                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { continue }
+            bytes.append(value)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The next seeded draw in [0, 1) (SplitMix64), for `--error-rate`.
+    private func draw() -> Double {
+        lock.withLock {
+            random &+= 0x9E37_79B9_7F4A_7C15
+            var z = random
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return Double(z >> 11) / Double(UInt64(1) << 53)
+        }
+    }
+}
