@@ -51,6 +51,40 @@ public struct Region: Sendable, Equatable {
         }
     }
 
+    /// A region from any numbers, forced into range: latitude and center clamped, longitude wrapped,
+    /// spans kept between a tiny positive value and the maximum. For interactive panning and zooming.
+    public init(clampingCenter center: Coordinate, latitudeDelta: Double, longitudeDelta: Double) {
+        var longitude = center.longitude.isFinite ? center.longitude.truncatingRemainder(dividingBy: 360) : 0
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        let latitude = center.latitude.isFinite ? min(90, max(-90, center.latitude)) : 0
+        let dlat = latitudeDelta.isFinite ? min(180, max(1e-6, latitudeDelta)) : 180
+        let dlon = longitudeDelta.isFinite ? min(360, max(1e-6, longitudeDelta)) : 360
+        do {
+            try self.init(center: Coordinate(latitude: latitude, longitude: longitude), latitudeDelta: dlat, longitudeDelta: dlon)
+        } catch {
+            // Unreachable: every value above is in range. Fall back to the whole world.
+            self = Region.world
+        }
+    }
+
+    /// The whole world (every station visible).
+    public static let world = Region(uncheckedCenter: Coordinate(latitude: 0, longitude: 0), latitudeDelta: 180, longitudeDelta: 360)
+
+    /// The iOS app's initial region: 40°55'26.40"N 108°05'43.80"W, span 25° x 20° (85 of the onX stations).
+    public static let initialMap = Region(uncheckedCenter: Coordinate(latitude: 40.924, longitude: -108.0955), latitudeDelta: 25, longitudeDelta: 20)
+
+    private init(uncheckedCenter center: Coordinate, latitudeDelta: Double, longitudeDelta: Double) {
+        self.center = center
+        self.latitudeDelta = latitudeDelta
+        self.longitudeDelta = longitudeDelta
+        minLatitude = max(-90, center.latitude - latitudeDelta / 2)
+        maxLatitude = min(90, center.latitude + latitudeDelta / 2)
+        let low = center.longitude - longitudeDelta / 2
+        let high = center.longitude + longitudeDelta / 2
+        allLongitudes = longitudeDelta >= 360
+        longitudeRanges = allLongitudes ? [] : [low...high]
+    }
+
     @inline(__always) public func contains(latitude: Double, longitude: Double) -> Bool {
         guard latitude >= minLatitude && latitude <= maxLatitude else { return false }
         if allLongitudes { return true }

@@ -1,0 +1,148 @@
+import Foundation
+import IsobarCore
+
+/// One map client on the bus: keeps its viewport alive, applies annotations, detects gaps and asks
+/// for a resync, and re-announces itself when the filter restarts.
+///
+/// `@unchecked Sendable`: mutable state is only touched under `lock`; the bus client is thread-safe.
+public final class AttachSession: @unchecked Sendable {
+    public let client: String
+    private let bus: BusClient
+    private let lock = NSLock()
+    private var viewport: Viewport?
+    private var annotations = AnnotationSet()
+    private var lastCallout: [UInt8]?
+    private var lastStatus: String?
+    private var answered = false
+    private var closed = false
+    private let heartbeat: Double
+    /// Print every annotations/callout line on stdout (plain mode).
+    public var printMessages = false
+    /// Called (on the receive thread) after each applied message.
+    public var onChange: (@Sendable () -> Void)?
+
+    public init(client: String, initial: Viewport?, heartbeat: Double = 30, endpoints: BrokerEndpoints = .fromEnvironment()) throws {
+        self.client = client
+        self.heartbeat = heartbeat
+        self.viewport = initial
+        bus = try BusClient(endpoints: endpoints, topics: ["annotations/\(client)", "callout/\(client)", "resync", "status"])
+    }
+
+    public func start() {
+        bus.start { [weak self] topic, payload in self?.receive(topic: topic, payload: payload) }
+        // Until the filter has answered, re-send the viewport: a PUB that has just connected drops
+        // what it sends before the connection is up (ZeroMQ's slow joiner).
+        let probe = Thread { [weak self] in
+            var sinceHeartbeat = 0.0
+            while let self, !self.isClosed {
+                let waiting = self.lock.withLock { !self.answered && self.viewport != nil }
+                if waiting { self.announce() }
+                Thread.sleep(forTimeInterval: 0.25)
+                sinceHeartbeat += 0.25
+                if sinceHeartbeat >= self.heartbeat {
+                    sinceHeartbeat = 0
+                    self.sendViewport()
+                }
+            }
+        }
+        probe.start()
+    }
+
+    private var isClosed: Bool { lock.withLock { closed } }
+
+    /// Sends the viewport and asks for the full set (used at start and when the filter restarts).
+    public func announce() {
+        sendViewport()
+        var writer = JSONWriter()
+        Resync(client: client, reason: "attach").write(to: &writer)
+        bus.publish(Array(writer.bytes.dropLast()))
+    }
+
+    public func sendViewport() {
+        guard let viewport = lock.withLock({ self.viewport }) else { return }
+        var writer = JSONWriter()
+        viewport.write(to: &writer)
+        bus.publish(Array(writer.bytes.dropLast()))
+    }
+
+    /// Changes the viewport (pan, zoom, toggles) and sends it.
+    public func update(_ viewport: Viewport) {
+        lock.withLock { self.viewport = viewport }
+        sendViewport()
+    }
+
+    public func select(_ id: String?) {
+        var writer = JSONWriter()
+        writer.objectStart()
+        writer.key("type"); writer.string("select")
+        writer.key("client"); writer.string(client)
+        writer.key("id"); writer.string(id)
+        writer.objectEnd()
+        bus.publish(writer.bytes)
+    }
+
+    /// Publishes a client-contract line read from stdin, filling in `client` when missing.
+    public func publishFromInput(_ raw: UnsafeRawBufferPointer) {
+        guard let object = try? JSONObject(parsing: raw), let typeField = object.field("type"), let type = object.string(typeField) else {
+            FileHandle.standardError.write(Data("attach: skipped a line that is not a JSON object with a type: \(LineSplitter.excerpt(raw))\n".utf8))
+            return
+        }
+        var line = Array(object.rawBytes)
+        if object.field("client") == nil, line.first == UInt8(ascii: "{") {
+            var member = JSONWriter()
+            member.key("client")
+            member.string(client)
+            line.insert(contentsOf: member.bytes + (object.fields.isEmpty ? [] : [UInt8(ascii: ",")]), at: 1)
+        }
+        if type == "viewport", let parsed = try? JSONObject(storage: line), let viewport = try? Viewport(from: parsed) {
+            lock.withLock { self.viewport = viewport }
+        }
+        bus.publish(line)
+    }
+
+    private func receive(topic: String, payload: [UInt8]) {
+        if topic == "resync" {
+            // A filter that (re)started asks everyone to re-announce.
+            if let object = try? JSONObject(storage: payload), (try? object.optionalString("client")) == nil {
+                announce()
+            }
+            return
+        }
+        if topic == "status" {
+            lock.withLock { lastStatus = String(decoding: payload, as: UTF8.self) }
+            onChange?()
+            return
+        }
+        if topic == "callout/\(client)" {
+            lock.withLock { lastCallout = payload }
+            if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
+            onChange?()
+            return
+        }
+        guard topic == "annotations/\(client)", let object = try? JSONObject(storage: payload) else { return }
+        let outcome = lock.withLock { () -> AnnotationSet.Outcome? in
+            answered = true
+            return try? annotations.apply(object)
+        }
+        if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
+        if case .gap = outcome {
+            var writer = JSONWriter()
+            Resync(client: client, reason: "version gap").write(to: &writer)
+            bus.publish(Array(writer.bytes.dropLast()))
+        }
+        onChange?()
+    }
+
+    /// A consistent copy of what the client shows.
+    public func snapshot() -> (viewport: Viewport?, annotations: AnnotationSet, callout: [UInt8]?, status: String?) {
+        lock.withLock { (viewport, annotations, lastCallout, lastStatus) }
+    }
+
+    public func close() {
+        let wasClosed = lock.withLock { () -> Bool in
+            defer { closed = true }
+            return closed
+        }
+        if !wasClosed { bus.close() }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import IsobarBus
+import IsobarCore
+import Logging
+
+/// A bus participant that is not a stage: it publishes lines and receives messages on some topics.
+/// Used by `isobar attach` and by tests and benchmarks that act as map clients.
+///
+/// Receiving runs on a dedicated thread (never the Swift concurrency pool); `onMessage` is called
+/// there with the topic and the JSON line. Publishing is thread-safe (one lock around the PUB socket).
+public final class BusClient: @unchecked Sendable {
+    // @unchecked: `publisher` is only used under `lock`; `subscriber` only on the receive thread
+    // after `start`; `context` is thread-safe in libzmq.
+    private let context: ZMQContext
+    private let publisher: ZMQSocket
+    private let subscriber: ZMQSocket
+    private let lock = NSLock()
+    private var thread: Thread?
+    private let done = DispatchSemaphore(value: 0)
+
+    public init(endpoints: BrokerEndpoints = .fromEnvironment(), topics: [String]) throws(ZMQError) {
+        context = try ZMQContext()
+        publisher = try ZMQSocket(context, .pub)
+        subscriber = try ZMQSocket(context, .sub)
+        try publisher.connect(endpoints.frontend)
+        try subscriber.connect(endpoints.backend)
+        for topic in topics { try subscriber.subscribe(topic) }
+    }
+
+    /// Starts the receive thread. It ends when `close()` is called.
+    public func start(onMessage: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) -> Void) {
+        let subscriber = self.subscriber
+        let done = self.done
+        let thread = Thread {
+            while true {
+                do {
+                    guard let message = try subscriber.receiveMessage(timeout: .milliseconds(500)) else { continue }
+                    guard message.isTopicAndPayload else { continue }
+                    onMessage(message.topic, message.payload)
+                } catch {
+                    break  // context shut down (close) or socket failure
+                }
+            }
+            subscriber.close()
+            done.signal()
+        }
+        thread.name = "bus-client-receive"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Publishes one JSON line under the topic derived from it. Returns false for a line that is
+    /// not a JSON object with a string `type`.
+    @discardableResult
+    public func publish(_ line: [UInt8]) -> Bool {
+        guard let topic = line.withUnsafeBytes({ Topic.derive(fromLine: $0) }) else { return false }
+        lock.lock()
+        defer { lock.unlock() }
+        return (try? publisher.send(topic: topic, payload: line)) ?? false
+    }
+
+    @discardableResult
+    public func publish(_ line: String) -> Bool { publish(Array(line.utf8)) }
+
+    /// Stops receiving and closes the sockets (queued publishes get the socket's LINGER to leave).
+    public func close() {
+        lock.lock()
+        publisher.close()
+        lock.unlock()
+        if thread != nil {
+            context.shutdown()
+            done.wait()
+            thread = nil
+        } else {
+            subscriber.close()
+            context.shutdown()
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import IsobarCore
+import IsobarHost
+import Logging
+
+struct AttachCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "attach",
+        abstract: "Attach a map client: send viewport updates, receive live annotations and callouts.",
+        discussion: """
+        On a terminal: a full-screen text map of the viewport. Arrows pan, + and - zoom, d toggles the day,
+        f cycles the field, u cycles units, Enter selects the station nearest the centre, q quits.
+
+        Otherwise (or with --plain): reads client-contract messages as NDJSON on stdin and publishes them
+        ("client" is filled in when missing), and prints every annotations/callout message for this client
+        as NDJSON on stdout:
+          stdin:  {"type":"viewport","center":{"latitude":40.924,"longitude":-108.0955},"span":{"latitudeDelta":25,"longitudeDelta":20},"day":"today","field":"wind"}
+                  {"type":"select","id":"K1D3"}
+          stdout: {"type":"annotations","client":"alice","version":1,"full":true,…,"upsert":[{"id":"K1D3","coordinate":{…},"title":"46°",…}],"remove":[]}
+                  {"type":"callout","client":"alice","id":"K1D3",…}
+        A gap in "version" triggers a resync request; the viewport is re-sent when the filter restarts and
+        every --heartbeat seconds so the filter does not forget an idle client. At end of stdin it waits
+        --drain seconds for the last answers, then exits 0.
+        """)
+
+    @Option(help: "Client name (topic annotations/NAME).")
+    var client: String
+    @Option(help: "Initial viewport LAT,LON,DLAT,DLON.")
+    var viewport: RegionArgument?
+    @Option(help: "Initial day (today, tomorrow).")
+    var day: Day = .today
+    @Option(help: "Initial field (temperature, wind, precipitation).")
+    var field: Field = .temperature
+    @Option(help: "Units (imperial, metric).")
+    var units: Units?
+    @Option(help: "Wind unit (mph, kmh, knots).")
+    var windUnit: WindUnit?
+    @Option(help: "Locale (en, sk).")
+    var locale: IsobarCore.Locale?
+    @Option(help: "Most annotations before the filter clusters.")
+    var limit: Int?
+    @Option(help: "Seconds to keep listening after stdin ends (plain mode).")
+    var drain: Double = 1
+    @Option(help: "Seconds between viewport re-sends that keep the client alive.")
+    var heartbeat: Double = 30
+    @Flag(help: "Plain NDJSON mode even on a terminal.")
+    var plain = false
+
+    func run() throws {
+        Logs.bootstrap(level: .warning)
+        LineOutput.ignoreSIGPIPE()
+        guard !client.isEmpty, !client.contains("/") else { throw ValidationError("--client must be a non-empty name without '/'") }
+        let presentation = Presentation(field: field, units: units, windUnit: windUnit, locale: locale)
+        var initial: Viewport? = nil
+        if let viewport {
+            initial = Viewport(client: client, region: viewport.region, day: day, presentation: presentation, limit: limit ?? Viewport.defaultLimit)
+        }
+        let session: AttachSession
+        do {
+            session = try AttachSession(client: client, initial: initial, heartbeat: heartbeat)
+        } catch {
+            throw CLIError("cannot connect to the bus: \(error)")
+        }
+        if !plain && isatty(0) == 1 && isatty(1) == 1 {
+            let start = initial ?? Viewport(client: client, region: .initialMap, day: day, presentation: presentation,
+                                            limit: limit ?? Viewport.defaultLimit)
+            TerminalMap(session: session, start: start).run()
+            session.close()
+            return
+        }
+        session.printMessages = true
+        session.start()
+        LineInput.run(line: { raw in session.publishFromInput(raw) },
+                      tooLong: { length, _ in FileHandle.standardError.write(Data("attach: skipped an input line of \(length) bytes\n".utf8)) },
+                      drained: {})
+        Thread.sleep(forTimeInterval: drain)
+        session.close()
+    }
+}
