@@ -28,22 +28,30 @@ public struct PersistOptions: Sendable, Equatable {
     }
 
     /// What `--help` should say about the stage's input and output, with an example line of each.
+    /// Explanations stay under 80 columns; each example is one unbroken line of its own.
     public static let helpDiscussion = """
-        Stores every complete snapshot in SQLite (WAL; one transaction per snapshot, the last --keep per day)
-        and republishes the latest one of each day on start and on a resync request.
+        Stores every complete snapshot in SQLite (WAL, one transaction each,
+        the last --keep per day) and republishes the latest one of each day
+        on start and on a resync request, marked "source":"store" with its age.
 
         Input (stdin, NDJSON):
-          station   {"type":"station","day":"today","snapshot":"today-3f2a...","seq":0,"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.9,"windDirection":270,"precipitation":0}
-          snapshot  {"type":"snapshot","day":"today","snapshot":"today-3f2a...","count":181,"source":"feed","fetchedAt":1718000000,"ageSeconds":0}
-          resync    {"type":"resync","reason":"filter started"}   (with a "client" it is for the filter and ignored)
+          station: one member of a snapshot (seq 0..<count)
+        {"type":"station","day":"today","snapshot":"today-3f2a","seq":0,"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.9,"windDirection":270,"precipitation":0}
+          snapshot: the end marker; only a complete snapshot is stored
+        {"type":"snapshot","day":"today","snapshot":"today-3f2a","count":181,"source":"feed","fetchedAt":1718000000,"ageSeconds":0}
+          resync: republish the latest snapshot of each day (one with a
+          "client" is for the filter and is ignored)
+        {"type":"resync","reason":"filter started"}
           Any other type passes through unchanged.
 
         Output (stdout, NDJSON):
-          the stored snapshot as station lines plus an end marker with "source":"store" and its age:
-                    {"type":"snapshot","day":"today","snapshot":"today-3f2a...","count":181,"source":"store","fetchedAt":1718000000,"ageSeconds":3600}
-          error     {"type":"error","stage":"persist","message":"snapshot today-3f2a... (today) is incomplete: 180 of 181 stations arrived; not stored","excerpt":"..."}
+          the replayed snapshot's station lines, then its end marker:
+        {"type":"snapshot","day":"today","snapshot":"today-3f2a","count":181,"source":"store","fetchedAt":1718000000,"ageSeconds":3600}
+          error: a bad line, or a snapshot that was not stored
+        {"type":"error","stage":"persist","message":"snapshot today-3f2a (today) is incomplete: 180 of 181 stations arrived; not stored","excerpt":"..."}
 
-        A database file that is not SQLite or is damaged is never overwritten: persist exits with status 1
-        and says how to move it away.
+        A database file that is not SQLite, or is damaged, is never
+        overwritten: persist exits with status 1 and says how to move it
+        away. An unwritable location also exits 1; bad options exit 2.
         """
 }

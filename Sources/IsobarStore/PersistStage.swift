@@ -134,9 +134,17 @@ public struct PersistStage: Sendable {
         do {
             let outcome = try store.save(day: end.day, id: end.snapshot, stations: stations, fetchedAt: end.fetchedAt,
                                          storedAt: clock())
-            logger.info("snapshot \(outcome)", metadata: [
+            let metadata: Logger.Metadata = [
                 "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)", "stations": "\(stations.count)",
-            ])
+            ]
+            switch outcome {
+            case .stored(let pruned):
+                logger.info("stored snapshot", metadata: metadata.merging(["pruned": "\(pruned)"]) { $1 })
+            case .alreadyStored:
+                logger.debug("snapshot already stored", metadata: metadata)
+            case .refreshed:
+                logger.info("snapshot fetched again; its fetch time moved forward", metadata: metadata)
+            }
             try reloadStored(end.day)
         } catch {
             fail(error, message: "snapshot \(end.snapshot) (\(end.day.rawValue)) not stored: \(error)",

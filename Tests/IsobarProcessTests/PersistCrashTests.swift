@@ -1,0 +1,208 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import IsobarCore
+import Testing
+
+/// `isobar persist` killed with SIGKILL at random moments while snapshots stream in: after every
+/// kill the file passes `PRAGMA integrity_check` (read by the sqlite3 CLI, an independent reader,
+/// opened read-only) and every stored snapshot, in particular the latest of each day, has exactly
+/// `count` station rows. A final start with no input replays the latest snapshot of each day.
+///
+/// Rounds: `ISOBAR_CRASH_ROUNDS` (default 20; the reliability report uses 100).
+@Suite("persist survives kill -9", .serialized)
+struct PersistCrashTests {
+    static var rounds: Int {
+        Int(ProcessInfo.processInfo.environment["ISOBAR_CRASH_ROUNDS"] ?? "").map { max(1, $0) } ?? 20
+    }
+
+    /// True once the lead has wired `isobar persist` and the binary is built.
+    static let persistIsBuilt: Bool = {
+        guard let help = try? ProcessHarness.isobar(["persist", "--help"]) else { return false }
+        help.closeStdin()
+        return help.waitForExit(timeout: .seconds(20)) == .exited(0)
+    }()
+
+    static let sqlite3: String? = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test("kill -9 during writes leaves an intact store with a complete latest snapshot per day",
+          .enabled(if: persistIsBuilt, "`isobar persist` is not built yet (run `swift build`; needs the persist subcommand)"),
+          .enabled(if: sqlite3 != nil, "the sqlite3 CLI is needed to inspect the store: apt-get install sqlite3"),
+          .timeLimit(.minutes(10)))
+    func killNineDuringWrites() throws {
+        signal(SIGPIPE, SIG_IGN)  // writing to a killed child must fail with EPIPE, not kill the test
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-crash-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let dataDir = root + "/nested/data"  // created by persist on the first start
+        let database = dataDir + "/isobar.sqlite"
+        let feed = try CrashFeed()
+
+        var progressed = 0
+        var storedTotal = 0
+        var lastLatest: Double = 0
+        for round in 0..<Self.rounds {
+            let persist = try ProcessHarness.isobar(["persist", "--data-dir", dataDir])
+            let writer = CrashFeed.Writer(feed: feed, round: round, persist: persist)
+            writer.start()
+            usleep(UInt32.random(in: 20_000...400_000))
+            persist.signal(SIGKILL)
+            let ended = persist.waitForExit(timeout: .seconds(10))
+            writer.join()
+            storedTotal += persist.stderrCount(containing: "stored snapshot")  // from its info log; a statistic only
+            try #require(ended == .signaled(SIGKILL),
+                         "round \(round): persist was not running when killed (\(ended.map(\.description) ?? "still running"))\n\(persist.stderrText)")
+
+            let integrity = try sqlite(database, "PRAGMA integrity_check;")
+            try #require(integrity == ["ok"], "round \(round): integrity_check after kill -9: \(integrity)")
+            let rows = try snapshotRows(database)
+            for row in rows {
+                #expect(row.count == row.stationRows,
+                        "round \(round): snapshot \(row.id) (\(row.day)) has \(row.stationRows) station rows, count \(row.count)")
+            }
+            for day in Day.allCases {
+                let ofDay = rows.filter { $0.day == day.rawValue }
+                #expect(ofDay.count <= 10, "round \(round): \(ofDay.count) \(day.rawValue) snapshots kept, keep is 10")
+                if let latest = ofDay.first { #expect(latest.count > 0 && latest.count == latest.stationRows) }
+            }
+            let latest = rows.map(\.fetchedAt).max() ?? 0
+            if latest > lastLatest { progressed += 1; lastLatest = latest }
+        }
+        // Writes did happen between the kills (otherwise the test proved nothing).
+        #expect(progressed > 0, "no snapshot was stored in \(Self.rounds) rounds")
+        print("persist crash test: \(Self.rounds) kill -9s while streaming; integrity_check ok after each; "
+              + "\(progressed) rounds stored new data, about \(storedTotal) snapshots stored in all")
+
+        // Launching with no input: the last stored data comes back, marked as from the store.
+        let rows = try snapshotRows(database)
+        let replay = try ProcessHarness.isobar(["persist", "--data-dir", dataDir])
+        replay.closeStdin()
+        #expect(replay.waitForExit(timeout: .seconds(30)) == .exited(0), "\(replay.stderrText)")
+        var lines: [String] = []
+        while let line = replay.nextStdoutLine(timeout: .seconds(5)) { lines.append(line) }
+        var ends: [SnapshotEnd] = []
+        for line in lines {
+            let object = try JSONObject(parsing: line)
+            if object.field("type").flatMap(object.string) == "snapshot" { ends.append(try SnapshotEnd(from: object)) }
+        }
+        for day in Day.allCases {
+            guard let latest = rows.first(where: { $0.day == day.rawValue }) else { continue }
+            let end = try #require(ends.first { $0.day == day }, "no \(day.rawValue) replay in:\n\(lines.suffix(3))")
+            #expect(end.snapshot == latest.id)
+            #expect(end.count == latest.count)
+            #expect(end.source == .store)
+            #expect(end.fetchedAt == latest.fetchedAt)
+        }
+        #expect(lines.count == ends.reduce(0) { $0 + $1.count + 1 })
+    }
+
+    // MARK: - Inspecting the store
+
+    struct SnapshotRow {
+        var day: String
+        var id: String
+        var count: Int
+        var fetchedAt: Double
+        var stationRows: Int
+    }
+
+    /// Every stored snapshot with its number of station rows, latest first within each day.
+    private func snapshotRows(_ database: String) throws -> [SnapshotRow] {
+        try sqlite(database, """
+            SELECT day, id, count, fetchedAt,
+                   (SELECT COUNT(*) FROM stations t WHERE t.day = s.day AND t.snapshot = s.id)
+            FROM snapshots s ORDER BY day, fetchedAt DESC, storedAt DESC, id DESC;
+            """).compactMap { line in
+            let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5, let count = Int(fields[2]), let fetchedAt = Double(fields[3]),
+                  let stationRows = Int(fields[4]) else {
+                Issue.record("unexpected sqlite3 output: \(line)")
+                return nil
+            }
+            return SnapshotRow(day: fields[0], id: fields[1], count: count, fetchedAt: fetchedAt, stationRows: stationRows)
+        }
+    }
+
+    /// Runs `sql` with the sqlite3 CLI on a read-only connection; returns its output lines.
+    private func sqlite(_ database: String, _ sql: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.sqlite3))
+        process.arguments = ["-readonly", "-batch", database, sql]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "sqlite3 failed on \(database): \(errorText)")
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
+
+/// Snapshots for the crash test: the fixtures, widened to ~900 stations so each transaction takes
+/// a while (more kills land inside one), with temperatures shifted per step so every snapshot is new.
+struct CrashFeed: Sendable {
+    let days: [(Day, [Station])]
+
+    init() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var days: [(Day, [Station])] = []
+        for day in Day.allCases {
+            let body = try Data(contentsOf: root.appendingPathComponent("Fixtures/\(day.rawValue).json"))
+            let stations = try OnXFeed.parse(Array(body)).stations
+            let widened = (0..<5).flatMap { copy in
+                stations.map { station in
+                    var renamed = station
+                    renamed.id = copy == 0 ? station.id : "\(station.id)-\(copy)"
+                    return renamed
+                }
+            }
+            days.append((day, widened))
+        }
+        self.days = days
+    }
+
+    /// Snapshot number `step`: alternating days, with a fetch time that grows with `step`.
+    func snapshot(step: Int) -> [UInt8] {
+        let (day, base) = days[step % days.count]
+        let stations = base.map { station in
+            var changed = station
+            changed.temperature = (station.temperature ?? 0) + Double(step) / 100
+            if station.temperature == nil && step % 3 == 0 { changed.temperature = nil }
+            return changed
+        }
+        var writer = JSONWriter(capacity: 256 * 1024)
+        OnXFeed.writeSnapshot(day: day, stations: stations, source: .feed, fetchedAt: 1_700_000_000 + Double(step),
+                              into: &writer)
+        return writer.bytes
+    }
+
+    /// Streams snapshots into one persist process until its stdin breaks (it was killed).
+    final class Writer: @unchecked Sendable {
+        // @unchecked: `done` is only signalled by the thread and waited on by the test.
+        private let thread: Thread
+        private let done = DispatchSemaphore(value: 0)
+
+        init(feed: CrashFeed, round: Int, persist: ProcessHarness) {
+            let done = done
+            thread = Thread {
+                var step = round * 100_000
+                while true {
+                    do {
+                        try persist.write(String(decoding: feed.snapshot(step: step), as: UTF8.self))
+                    } catch {
+                        break
+                    }
+                    step += 1
+                }
+                done.signal()
+            }
+        }
+
+        func start() { thread.start() }
+        func join() { done.wait() }
+    }
+}
