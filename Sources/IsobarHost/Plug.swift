@@ -29,12 +29,12 @@ final class Plug: @unchecked Sendable {
 
     // MARK: Called from other threads
 
-    /// For the input thread: the child whose stdin should receive messages (nil while none runs), and
-    /// whether shutdown has begun.
+    /// For the input thread: the child whose stdin it should hold (nil while none runs), and whether
+    /// shutdown has begun (then that stdin is to be closed, not written).
     func inputTarget() -> (child: ChildProcess?, shuttingDown: Bool) {
         condition.lock()
         defer { condition.unlock() }
-        return (state.runningChild, state.isShuttingDown)
+        return (state.currentChild, state.isShuttingDown)
     }
 
     /// For the signal thread. The first request stops the child in order (stdin closed, grace period,

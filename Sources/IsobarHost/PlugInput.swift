@@ -41,6 +41,8 @@ enum PlugInput {
                     dropped = 0
                 }
             }
+            // The deferred close above ends the stopping child's input, even one this thread never
+            // wrote to (shutdown came before it looked).
             if shuttingDown { return }
 
             let received: ZMQMessage?

@@ -17,10 +17,14 @@ enum PlugState {
     /// Done: plug is closing its sockets and will exit with `exitCode`.
     case stopped(exitCode: Int32)
 
-    /// The running child, if any: where received messages go.
-    var runningChild: ChildProcess? {
-        if case .running(let child, _) = self { return child }
-        return nil
+    /// The child whose stdin the input thread should hold: the running one (messages go there), or the
+    /// one being stopped (its stdin must be closed even if the input thread never wrote to it).
+    var currentChild: ChildProcess? {
+        switch self {
+        case .running(let child, _): child
+        case .stopping(let child): child
+        case .starting, .backingOff, .stopped: nil
+        }
     }
 
     /// Whether shutdown has begun (the input thread then closes stdin and stops).
