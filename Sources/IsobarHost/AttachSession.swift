@@ -83,6 +83,11 @@ public final class AttachSession: @unchecked Sendable {
 
     /// Publishes a client-contract line read from stdin, filling in `client` when missing.
     public func publishFromInput(_ raw: UnsafeRawBufferPointer) {
+        // Hold input until the filter knows this client (its first answer), at most 5 s, so a
+        // `select` typed right after start is not refused for want of a viewport.
+        for _ in 0..<100 where lock.withLock({ !answered && viewport != nil }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         guard let object = try? JSONObject(parsing: raw), let typeField = object.field("type"), let type = object.string(typeField) else {
             FileHandle.standardError.write(Data("attach: skipped a line that is not a JSON object with a type: \(LineSplitter.excerpt(raw))\n".utf8))
             return

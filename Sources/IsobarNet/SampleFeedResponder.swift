@@ -8,12 +8,13 @@ import NIOHTTP1
 /// Routes: `GET /today.json`, `GET /tomorrow.json` (HEAD too), `GET /health` (200 `ok`).
 /// Query: `fault=NAME` (see `SampleFeedFault`), `delay=SECONDS` (before any answer).
 public final class SampleFeedResponder: @unchecked Sendable {
-    // @unchecked: `random` is only touched with `lock` held; everything else is immutable.
+    // @unchecked: `random` and `count` are only touched with `lock` held; everything else is immutable.
     public let options: SampleFeedOptions
     public let content: SampleFeedContent
     public let epochs: SampleFeedEpoch
     private let lock = NSLockLike()
     private var random: UInt64
+    private var count = 0
 
     public init(options: SampleFeedOptions, content: SampleFeedContent, origin: Double) {
         self.options = options
@@ -22,7 +23,11 @@ public final class SampleFeedResponder: @unchecked Sendable {
         self.random = options.seed ^ 0x5DEE_CE66_D1CE_5EED
     }
 
+    /// Requests answered so far (health checks included), for logs and tests.
+    public var requests: Int { lock.withLock { count } }
+
     public func reply(method: HTTPMethod, uri: String, headers: HTTPHeaders, now: Double) -> SampleFeedReply {
+        lock.withLock { count += 1 }
         let (path, query) = Self.split(uri)
         if path == "/health" || path == "/healthz" {
             return SampleFeedReply(.full(.ok, Self.textHeaders(), Array("ok\n".utf8)))

@@ -106,6 +106,11 @@ public final class FilterEngine {
     // MARK: - Clients
 
     private func update(_ viewport: Viewport, now: Double, into out: inout JSONWriter) {
+        // A client is looking but we have nothing for its day: the snapshot (or our start-up
+        // request) may have been lost before the bus connections settled. Ask again (rate-limited).
+        if snapshots[viewport.day] == nil {
+            requestResync(reason: "no \(viewport.day.rawValue) snapshot yet", now: now, into: &out)
+        }
         guard let client = clients[viewport.client] else {
             makeRoom()
             let client = ClientState(viewport: viewport, now: now)

@@ -1,0 +1,50 @@
+import ArgumentParser
+import IsobarNet
+import Logging
+
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Poll the onX feeds and publish each changed snapshot as station lines plus an end marker.",
+        discussion: """
+        Sources are http(s) URLs, file paths or file:// URLs (defaults: the public onX endpoints).
+        Conditional GET (ETag / Last-Modified), a request timeout, a body-size limit, at most 3 redirects
+        (http/https only) and capped exponential backoff with jitter after failures.
+
+        Input (stdin, NDJSON): {"type":"resync","reason":"filter started"}  -> republish the latest snapshots
+        (a resync with a "client" is for the filter and ignored; other lines are ignored: fetch is a source).
+        Output (stdout, NDJSON):
+          {"type":"station","day":"today","snapshot":"today-5f1c…","seq":0,"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.90468887898,"windDirection":270,"precipitation":0}
+          {"type":"snapshot","day":"today","snapshot":"today-5f1c…","count":181,"source":"feed","fetchedAt":1795000000,"ageSeconds":0}
+          {"type":"warning","stage":"fetch","id":"KXYZ","message":"chance_of_precipitation 105 is outside 0...100; clamped to 100"}
+          {"type":"status","day":"today","state":"failed","url":"…","reason":"HTTP 500","attempt":2,"retryIn":3.1}
+          {"type":"error","stage":"fetch","message":"record 7 rejected: …","excerpt":"…"}
+        """)
+
+    @Option(help: "Today's feed: URL, file path or file:// URL.")
+    var today = FetchOptions.defaultToday
+    @Option(help: "Tomorrow's feed: URL, file path or file:// URL.")
+    var tomorrow = FetchOptions.defaultTomorrow
+    @Option(help: "Seconds between polls.")
+    var interval: Double = 60
+    @Flag(help: "Fetch once, write the snapshots and exit (status 1 if a source failed).")
+    var once = false
+    @Option(help: "Request timeout in seconds.")
+    var timeout: Double = 10
+    @Option(help: "Largest accepted body in bytes.")
+    var maxBodyBytes = 8 << 20
+    @Option(help: "Redirects followed per request.")
+    var maxRedirects = 3
+
+    func run() async throws {
+        Logs.bootstrap()
+        let options = FetchOptions(today: today, tomorrow: tomorrow, interval: interval, once: once, timeout: timeout,
+                                   maxBodyBytes: maxBodyBytes, maxRedirects: maxRedirects)
+        do {
+            try options.validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        throw ExitCode(await runFetch(options, logger: Logger(label: "fetch")))
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import IsobarNet
+import Logging
+
+struct SampleFeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample-feed",
+        abstract: "Serve today.json and tomorrow.json in the onX format over HTTP, drifting over time, with fault modes.",
+        discussion: """
+        GET /today.json, /tomorrow.json (ETag, Last-Modified, 304 on If-None-Match/If-Modified-Since), /health.
+        Epoch 0 is the fixture exactly; every --period seconds the values drift deterministically (seeded).
+        Faults per request with ?fault=500|404|delay=S|slow|truncate|drop|notjson|huge|badrecords|empty|redirectloop,
+        or for every request with --fault; --error-rate P injects random transient faults.
+        """)
+
+    @Option(help: "Address to bind (loopback by default).")
+    var host = "127.0.0.1"
+    @Option(help: "Port (0 picks a free one).")
+    var port = 8080
+    @Option(help: "Directory with today.json and tomorrow.json.")
+    var fixtures = "Fixtures"
+    @Option(help: "Drift values over time: on or off.")
+    var drift = "on"
+    @Option(help: "Seconds per drift epoch.")
+    var period: Double = 30
+    @Option(help: "Seed of the drift and of random faults.")
+    var seed: UInt64 = 1
+    @Option(help: "A fault for every request (see above).")
+    var fault: String?
+    @Option(help: "Probability of a random transient fault per request.")
+    var errorRate: Double = 0
+
+    func run() async throws {
+        Logs.bootstrap()
+        var options = SampleFeedOptions(host: host, port: port, fixturesDirectory: fixtures, drift: drift != "off",
+                                        period: period, seed: seed, errorRate: errorRate)
+        do {
+            if let fault { options.fault = try SampleFeedFault(parsing: fault) }
+            try options.validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        throw ExitCode(try await runSampleFeed(options, logger: Logger(label: "sample-feed")))
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import IsobarHost
+import IsobarNet
+import IsobarStore
+import Logging
+
+struct UpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "up",
+        abstract: "Run the whole pipeline: broker, fetch, filter, format and persist, each under plug, supervised.",
+        discussion: """
+        Every process is restarted with backoff when it exits, its log lines are prefixed with its name,
+        and SIGINT/SIGTERM stops them all (stages first, broker last) and exits 0.
+        With --sample the built-in sample feed (isobar sample-feed, real HTTP on loopback) is started and
+        used instead of the onX endpoints, so the pipeline shows live, drifting data without internet.
+        Stored snapshots live in --data-dir; a second `up` continues from them (offline start).
+        Endpoints: ISOBAR_PUB / ISOBAR_SUB (defaults tcp://127.0.0.1:5559 / :5560).
+        Attach a client with: isobar attach --client alice --viewport 40.924,-108.0955,25,20
+        """)
+
+    @Flag(help: "Serve and use the built-in sample feed instead of the onX endpoints.")
+    var sample = false
+    @Option(help: "Port of the sample feed.")
+    var samplePort = 8089
+    @Option(help: "Seconds per sample-feed drift epoch.")
+    var samplePeriod: Double = 30
+    @Option(help: "Fixtures directory for the sample feed.")
+    var fixtures = "Fixtures"
+    @Option(help: "Today's feed (URL or file); default: the onX endpoint, or the sample feed with --sample.")
+    var today: String?
+    @Option(help: "Tomorrow's feed (URL or file).")
+    var tomorrow: String?
+    @Option(help: "Seconds between feed polls.")
+    var interval: Double?
+    @Option(help: "Data directory for the SQLite store.")
+    var dataDir = PersistOptions.defaultDataDirectory
+    @Option(help: "Formatter default units (imperial, metric).")
+    var units = "imperial"
+    @Option(help: "Formatter default locale (en, sk).")
+    var locale = "en"
+
+    func run() throws {
+        Logs.bootstrap()
+        let me = Self.executablePath()
+        var services = [ServiceSpec(name: "broker", command: me, arguments: ["broker"])]
+        var todayURL = today ?? FetchOptions.defaultToday
+        var tomorrowURL = tomorrow ?? FetchOptions.defaultTomorrow
+        if sample {
+            services.append(ServiceSpec(name: "sample-feed", command: me, arguments: [
+                "sample-feed", "--port", String(samplePort), "--fixtures", fixtures, "--period", String(samplePeriod)]))
+            todayURL = today ?? "http://127.0.0.1:\(samplePort)/today.json"
+            tomorrowURL = tomorrow ?? "http://127.0.0.1:\(samplePort)/tomorrow.json"
+        }
+        let pollInterval = interval ?? (sample ? min(5, samplePeriod) : 60)
+        services += [
+            ServiceSpec(name: "persist", command: me, arguments: [
+                "plug", "--name", "persist", "--sub", "station", "--sub", "snapshot", "--sub", "resync", "--",
+                me, "persist", "--data-dir", dataDir], startDelay: .milliseconds(200)),
+            ServiceSpec(name: "format", command: me, arguments: [
+                "plug", "--name", "format", "--sub", "visible", "--sub", "selection", "--",
+                me, "format", "--units", units, "--locale", locale]),
+            // The filter starts last and asks for a resync, so persist and fetch answer it once their
+            // subscriptions are in place.
+            ServiceSpec(name: "filter", command: me, arguments: [
+                "plug", "--name", "filter", "--sub", "station", "--sub", "snapshot", "--sub", "viewport/",
+                "--sub", "select/", "--sub", "resync", "--", me, "filter", "--request-resync"], startDelay: .milliseconds(300)),
+            ServiceSpec(name: "fetch", command: me, arguments: [
+                "plug", "--name", "fetch", "--sub", "resync", "--",
+                me, "fetch", "--today", todayURL, "--tomorrow", tomorrowURL, "--interval", String(pollInterval)],
+                startDelay: .milliseconds(300)),
+        ]
+        let supervisor = Supervisor(services: services, logger: Logger(label: "up"))
+        throw ExitCode(try supervisor.run())
+    }
+
+    /// This binary's absolute path, so children run the same build.
+    static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if n > 0 { return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        return CommandLine.arguments[0]
+    }
+}
