@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AsyncHTTPClient
 import Logging
 import NIOCore
@@ -134,7 +139,7 @@ public final class FeedClient: Sendable {
             return "malformed or truncated HTTP response (\(error))"
         }
         if let error = error as? IOError {
-            return "connection failed: \(error.description)"
+            return "connection failed: \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))"
         }
         if error is CancellationError { return "request cancelled" }
         return "request failed: \(error)"

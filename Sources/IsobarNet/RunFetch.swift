@@ -27,9 +27,8 @@ public func runFetch(_ options: FetchOptions, logger: Logger) async -> Int32 {
         return ok ? 0 : 1
     }
     logger.info("polling \(options.today) and \(options.tomorrow) every \(FeedClient.seconds(options.interval)) s")
-    FetchInput.start(output: output) { reason in
-        Task { await fetcher.resync(reason: reason) }
-    }
+    let gate = ResyncGate { reason in await fetcher.resync(reason: reason) }
+    FetchInput.start(output: output) { reason in gate.request(reason: reason) }
     let why = await withTaskGroup(of: String.self) { group in
         group.addTask {
             await fetcher.run()

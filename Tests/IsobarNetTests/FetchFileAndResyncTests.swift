@@ -76,9 +76,8 @@ import Testing
             output.clear()
             var fds: [Int32] = [0, 0]
             #expect(pipe(&fds) == 0)
-            FetchInput.start(fd: fds[0], output: output) { reason in
-                Task { await fetcher.resync(reason: reason) }
-            }
+            let gate = ResyncGate { reason in await fetcher.resync(reason: reason) }
+            FetchInput.start(fd: fds[0], output: output) { reason in gate.request(reason: reason) }
             let input = """
             {"type":"viewport","client":"alice","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1}}
             not json
