@@ -42,14 +42,36 @@ struct PersistCrashTests {
         var progressed = 0
         var storedTotal = 0
         var lastLatest: Double = 0
+        var aimed = (committed: 0, notCommitted: 0)
         for round in 0..<Self.rounds {
             let persist = try ProcessHarness.isobar(["persist", "--data-dir", dataDir])
-            let writer = CrashFeed.Writer(feed: feed, round: round, persist: persist)
-            writer.start()
-            usleep(UInt32.random(in: 20_000...400_000))
-            persist.signal(SIGKILL)
-            let ended = persist.waitForExit(timeout: .seconds(10))
-            writer.join()
+            let ended: ProcessHarness.Termination?
+            if round % 2 == 0 {
+                // A random moment while snapshots stream in as fast as persist takes them.
+                let writer = CrashFeed.Writer(feed: feed, round: round, persist: persist)
+                writer.start()
+                usleep(UInt32.random(in: 20_000...400_000))
+                persist.signal(SIGKILL)
+                ended = persist.waitForExit(timeout: .seconds(10))
+                writer.join()
+            } else {
+                // Aimed at the commit: all stations are parsed (a pass-through mark after them has
+                // come back), then the end marker starts the transaction and the kill follows
+                // within a few milliseconds, before, during or just after the commit.
+                let step = round * 100_000
+                let snapshot = feed.snapshotParts(step: step)
+                let mark = #"{"type":"crash-test-mark","round":\#(round)}"#
+                try persist.write(snapshot.stations + mark + "\n")
+                var marked = false
+                while !marked, let line = persist.nextStdoutLine(timeout: .seconds(60)) { marked = line == mark }
+                try #require(marked, "round \(round): the pass-through mark never came back\n\(persist.stderrText)")
+                try persist.write(snapshot.end)
+                usleep(UInt32.random(in: 0...40_000))  // storing 900 stations takes ~20-30 ms in a debug build
+                persist.signal(SIGKILL)
+                ended = persist.waitForExit(timeout: .seconds(10))
+                let stored = try sqlite(database, "SELECT COUNT(*) FROM snapshots WHERE id = '\(snapshot.id)';")
+                if stored == ["1"] { aimed.committed += 1 } else { aimed.notCommitted += 1 }
+            }
             storedTotal += persist.stderrCount(containing: "stored snapshot")  // from its info log; a statistic only
             try #require(ended == .signaled(SIGKILL),
                          "round \(round): persist was not running when killed (\(ended.map(\.description) ?? "still running"))\n\(persist.stderrText)")
@@ -71,8 +93,9 @@ struct PersistCrashTests {
         }
         // Writes did happen between the kills (otherwise the test proved nothing).
         #expect(progressed > 0, "no snapshot was stored in \(Self.rounds) rounds")
-        print("persist crash test: \(Self.rounds) kill -9s while streaming; integrity_check ok after each; "
-              + "\(progressed) rounds stored new data, about \(storedTotal) snapshots stored in all")
+        print("persist crash test: \(Self.rounds) kill -9s (half at random while streaming, half aimed at the commit); "
+              + "integrity_check ok after each; \(progressed) rounds stored new data, about \(storedTotal) snapshots in all; "
+              + "aimed kills: \(aimed.committed) after the commit, \(aimed.notCommitted) before or during it")
 
         // Launching with no input: the last stored data comes back, marked as from the store.
         let rows = try snapshotRows(database)
@@ -163,6 +186,15 @@ struct CrashFeed: Sendable {
             days.append((day, widened))
         }
         self.days = days
+    }
+
+    /// Snapshot number `step` as its station lines and its end marker, with its id.
+    func snapshotParts(step: Int) -> (stations: String, end: String, id: String) {
+        let text = String(decoding: snapshot(step: step), as: UTF8.self)
+        var lines = text.split(separator: "\n")
+        let end = lines.removeLast()
+        let id = (try? SnapshotEnd(from: JSONObject(parsing: String(end))))?.snapshot ?? ""
+        return (lines.joined(separator: "\n") + "\n", end + "\n", id)
     }
 
     /// Snapshot number `step`: alternating days, with a fetch time that grows with `step`.

@@ -95,6 +95,23 @@ import Testing
         }
     }
 
+    /// The feed goes A, B, A: the second A is recognised by id (not assembled or written again),
+    /// yet becomes the latest, since it is the current data.
+    @Test func snapshotFetchedAgainBecomesTheLatestWithoutBeingRewritten() throws {
+        try Support.withTemporaryDirectory { dir in
+            let a = try Support.fixture(.today)
+            let b = Support.variant(a, step: 1)
+            var stage = try openStage(dir)
+            #expect(Support.run(&stage, Support.snapshotText(.today, a, fetchedAt: 100)) == [])
+            #expect(Support.run(&stage, Support.snapshotText(.today, b, fetchedAt: 200)) == [])
+            #expect(Support.run(&stage, Support.snapshotText(.today, a, fetchedAt: 300)) == [])
+            let latest = try #require(try stage.store.latest(day: .today))
+            #expect(latest.id == OnXFeed.snapshotID(day: .today, stations: a))
+            #expect(latest.fetchedAt == 300)
+            #expect(try stage.store.stationRowCount() == 2 * a.count)
+        }
+    }
+
     @Test func resyncWithoutClientReplaysAndWithClientIsIgnored() throws {
         try Support.withTemporaryDirectory { dir in
             let today = try Support.fixture(.today)
