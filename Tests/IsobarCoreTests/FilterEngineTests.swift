@@ -102,8 +102,10 @@ struct ClientModel {
         let engine = FilterEngine()
         var lines = TestSupport.snapshotLines(day: .today, stations: stations)
         lines.remove(at: 17)
-        _ = feed(engine, viewport("alice", 40.924, -108.0955, 25, 20))
-        let out = feed(engine, lines)
+        // A client waiting without data makes the filter ask for a snapshot...
+        #expect(feed(engine, viewport("alice", 40.924, -108.0955, 25, 20), at: 1_000).map { $0.str("type") } == ["resync", "visible"])
+        // ...and a broken one makes it ask again (requests are at most one per second).
+        let out = feed(engine, lines, at: 1_002)
         #expect(out.map { $0.str("type") } == ["error", "resync"])
         #expect(out[0].str("message")?.contains("incomplete (180 of 181 stations)") == true)
         #expect(engine.snapshot(for: .today) == nil)
