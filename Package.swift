@@ -54,6 +54,7 @@ let package = Package(
         .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"]),
         .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore"]),
         .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"]),
-        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus"]),
+        .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus"]),
+        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost"]),
     ]
 )
