@@ -38,6 +38,8 @@ public actor FeedFetcher {
     private let clock: @Sendable () -> Double
     private let jitter: Jitter
     private let logger: Logger
+    /// `--once`: there is no next attempt, so failures report `retryIn` 0 and log no retry time.
+    private let once: Bool
 
     public init(options: FetchOptions, client: FeedClient, output: any FetchOutput, logger: Logger,
                 clock: @escaping @Sendable () -> Double = UnixClock.now, jitter: Jitter = .system) throws(FetchOptionsError) {
@@ -52,6 +54,7 @@ public actor FeedFetcher {
         self.clock = clock
         self.jitter = jitter
         self.logger = logger
+        self.once = options.once
     }
 
     /// The last snapshot published for `day`, if any.
@@ -182,10 +185,14 @@ public actor FeedFetcher {
                 log.debug("unchanged")
             }
         case .failed(let reason, let attempt, let retryIn):
-            let status = StatusMessage(day: day, state: .failed, url: url, reason: reason, attempt: attempt, retryIn: retryIn)
+            let status = StatusMessage(day: day, state: .failed, url: url, reason: reason, attempt: attempt, retryIn: once ? 0 : retryIn)
             status.write(to: &writer)
             feed.status = status
-            log.warning("fetch failed (attempt \(attempt)): \(reason); retrying in \(FeedClient.seconds((retryIn * 10).rounded() / 10)) s")
+            if once {
+                log.warning("fetch failed: \(reason)")
+            } else {
+                log.warning("fetch failed (attempt \(attempt)): \(reason); retrying in \(FeedClient.seconds((retryIn * 10).rounded() / 10)) s")
+            }
         }
         output.write(&writer)
         if !output.flush() && !outputClosed {
