@@ -11,7 +11,7 @@ import Testing
 /// `count` station rows. A final start with no input replays the latest snapshot of each day.
 ///
 /// Rounds: `ISOBAR_CRASH_ROUNDS` (default 20; the reliability report uses 100).
-@Suite("persist survives kill -9", .serialized)
+@Suite("persist process: kill -9, corrupt file, replay after restart", .serialized)
 struct PersistCrashTests {
     static var rounds: Int {
         Int(ProcessInfo.processInfo.environment["ISOBAR_CRASH_ROUNDS"] ?? "").map { max(1, $0) } ?? 20
@@ -118,6 +118,56 @@ struct PersistCrashTests {
             #expect(end.fetchedAt == latest.fetchedAt)
         }
         #expect(lines.count == ends.reduce(0) { $0 + $1.count + 1 })
+    }
+
+    @Test("a corrupt database file: exit status 1, one line on stderr naming the file, the file untouched",
+          .enabled(if: persistIsBuilt, "`isobar persist` is not built yet (run `swift build`; needs the persist subcommand)"))
+    func corruptFileIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-corrupt-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let garbage = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: dir + "/isobar.sqlite"))
+        let persist = try ProcessHarness.isobar(["persist", "--data-dir", dir])
+        #expect(persist.waitForExit(timeout: .seconds(20)) == .exited(1))
+        let line = persist.waitForStderr(containing: "isobar persist: error:", timeout: .seconds(5))
+        #expect(line?.contains(dir + "/isobar.sqlite") == true, "\(persist.stderrText)")
+        #expect(line?.contains("move it away") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/isobar.sqlite")) == garbage)
+        #expect(persist.nextStdoutLine(timeout: .seconds(1)) == nil)
+    }
+
+    @Test("after a restart with no input, persist replays what it stored, as source store",
+          .enabled(if: persistIsBuilt, "`isobar persist` is not built yet (run `swift build`; needs the persist subcommand)"))
+    func replaysAfterRestart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-replay-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let feed = try CrashFeed()
+        let first = try ProcessHarness.isobar(["persist", "--data-dir", dir])
+        let input = String(decoding: feed.snapshot(step: 0) + feed.snapshot(step: 1), as: UTF8.self)
+        try first.write(input)
+        first.closeStdin()
+        #expect(first.waitForExit(timeout: .seconds(30)) == .exited(0), "\(first.stderrText)")
+
+        let second = try ProcessHarness.isobar(["persist", "--data-dir", dir])
+        second.closeStdin()
+        #expect(second.waitForExit(timeout: .seconds(30)) == .exited(0), "\(second.stderrText)")
+        var lines: [String] = []
+        while let line = second.nextStdoutLine(timeout: .seconds(5)) { lines.append(line) }
+        // The same lines as published, except the end markers: source store, with their age.
+        var expected = input.split(separator: "\n").map(String.init)
+        var ends = 0
+        for (index, line) in lines.enumerated() where line.contains(#""type":"snapshot""#) {
+            let end = try SnapshotEnd(from: JSONObject(parsing: line))
+            #expect(end.source == .store)
+            #expect(end.ageSeconds > 0)
+            let original = try SnapshotEnd(from: JSONObject(parsing: expected[index]))
+            #expect(end.snapshot == original.snapshot && end.count == original.count && end.fetchedAt == original.fetchedAt)
+            expected[index] = line
+            ends += 1
+        }
+        #expect(ends == 2)
+        #expect(lines == expected)
     }
 
     // MARK: - Inspecting the store
