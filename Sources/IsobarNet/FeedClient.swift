@@ -8,16 +8,6 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// What one fetch of a source produced, before parsing.
-public enum FetchResponse: Sendable, Equatable {
-    /// 304 Not Modified (or a file whose size and modification time did not change).
-    case notModified
-    /// The whole body, within the size limit, and the validators to send next time.
-    case body([UInt8], ConditionalValidators)
-    /// Why nothing usable came back, in words for a `status` message.
-    case failed(String)
-}
-
 /// The fetcher's I/O: one GET with AsyncHTTPClient (conditional, time-limited, size-limited, with a
 /// bounded redirect policy) or one read of a local file. Holds one `HTTPClient`, which must be shut
 /// down with `shutdown()` before the client is released.

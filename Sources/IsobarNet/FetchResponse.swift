@@ -1,0 +1,9 @@
+/// What one fetch of a source produced, before parsing.
+public enum FetchResponse: Sendable, Equatable {
+    /// 304 Not Modified (or a file whose size and modification time did not change).
+    case notModified
+    /// The whole body, within the size limit, and the validators to send next time.
+    case body([UInt8], ConditionalValidators)
+    /// Why nothing usable came back, in words for a `status` message.
+    case failed(String)
+}
