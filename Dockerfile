@@ -1,0 +1,40 @@
+# syntax=docker/dockerfile:1
+# Multi-stage image for machines with Docker (or podman) and a reachable registry:
+#   docker compose up --build
+# Build stage: the official Swift image (Debian 12, same glibc as the runtime stage).
+# Runtime stage: debian:bookworm-slim with only the C libraries the static binary links.
+# On a machine without a registry use Containerfile.prebuilt instead (docs/compose.md).
+ARG SWIFT_IMAGE=swift:6.3-bookworm
+ARG RUNTIME_IMAGE=debian:bookworm-slim
+
+FROM ${SWIFT_IMAGE} AS build
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      libzmq3-dev libsqlite3-dev pkg-config \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# Dependencies first, so editing Sources/ does not re-fetch them. Package.resolved is optional.
+COPY Package.* ./
+RUN swift package resolve
+COPY Sources/ Sources/
+# SwiftPM checks every declared target's folder, tests included.
+COPY Tests/ Tests/
+RUN swift build -c release --static-swift-stdlib --product isobar \
+ && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/isobar" /out/isobar
+
+FROM ${RUNTIME_IMAGE} AS runtime
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      libzmq5 libsqlite3-0 ca-certificates libstdc++6 \
+ && rm -rf /var/lib/apt/lists/*
+RUN useradd --system --uid 10001 --user-group --home-dir /var/lib/isobar --shell /usr/sbin/nologin isobar \
+ && mkdir -p /var/lib/isobar \
+ && chown isobar:isobar /var/lib/isobar
+COPY Fixtures/ /opt/isobar/Fixtures/
+COPY --from=build /out/isobar /usr/local/bin/isobar
+USER isobar
+WORKDIR /opt/isobar
+# Persist's SQLite lives here; compose mounts a named volume on it.
+VOLUME ["/var/lib/isobar"]
+ENTRYPOINT ["isobar"]
+CMD ["help"]

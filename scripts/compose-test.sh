@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# End-to-end test of compose.yaml with real containers (podman + podman-compose; no Docker engine
+# needed): installs what is missing, makes the local base image once (debootstrap + podman import),
+# builds the static release binary on the host, validates compose.yaml against the compose spec,
+# brings the stack up from Containerfile.prebuilt under a unique project name, waits for the
+# healthchecks, attaches a client inside the compose network (and one from the host through the
+# 127.0.0.1-published broker ports), checks that each ends up holding exactly the 85 stations of the
+# initial region, and always brings the stack down with its volume.
+#
+# Environment:
+#   ISOBAR_COMPOSE_CACHE   cache folder outside the repo (default /var/tmp/isobar-compose):
+#                          python venv, containers.conf, debootstrap scratch
+#   ISOBAR_DEBIAN_MIRROR   mirror for debootstrap (default: the host's first deb.debian.org-like URI)
+#   ISOBAR_COMPOSE_KEEP=1  leave the stack running after the test (for debugging; prints how to stop it)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+
+PODMAN_COMPOSE_VERSION=1.5.0
+CHECK_JSONSCHEMA_VERSION=0.33.3
+BASE_IMAGE=localhost/isobar-base:bookworm
+TEST_IMAGE=localhost/isobar:compose-test
+VIEWPORT=40.924,-108.0955,25,20
+EXPECTED_COUNT=85
+
+cache="${ISOBAR_COMPOSE_CACHE:-/var/tmp/isobar-compose}"
+mkdir -p "$cache" .build-compose
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+start=$(date +%s)
+step_start=$start
+log() { echo "compose-test: $*" >&2; }
+step() { # step NAME: prints how long the previous step took
+  local now; now=$(date +%s)
+  log "[$((now - start))s total, +$((now - step_start))s] $*"
+  step_start=$now
+}
+
+# ---------------------------------------------------------------- tools
+step "installing missing tools (apt: podman runc debootstrap jq; pip: podman-compose $PODMAN_COMPOSE_VERSION, check-jsonschema $CHECK_JSONSCHEMA_VERSION)"
+[ -x /opt/swift/usr/bin/swift ] && ! command -v swift >/dev/null && export PATH="/opt/swift/usr/bin:$PATH"
+bash scripts/deps.sh podman runc debootstrap debian-archive-keyring jq python3 >&2
+
+venv="$cache/venv"
+pc="$venv/bin/podman-compose"
+cj="$venv/bin/check-jsonschema"
+installed_versions() {
+  "$venv/bin/python" - <<'EOF' 2>/dev/null
+from importlib.metadata import version
+print(version("podman-compose"), version("check-jsonschema"))
+EOF
+}
+if [ "$(installed_versions || true)" != "$PODMAN_COMPOSE_VERSION $CHECK_JSONSCHEMA_VERSION" ]; then
+  py=python3
+  if ! "$py" -m venv --help >/dev/null 2>&1; then
+    bash scripts/deps.sh python3-venv >&2
+    py=/usr/bin/python3
+  fi
+  rm -rf "$venv"
+  "$py" -m venv "$venv" || { bash scripts/deps.sh python3-venv >&2; /usr/bin/python3 -m venv "$venv"; }
+  "$venv/bin/pip" install -q "podman-compose==$PODMAN_COMPOSE_VERSION" "check-jsonschema==$CHECK_JSONSCHEMA_VERSION" >&2
+fi
+
+# Podman 4.3 on these VMs (hybrid cgroups, no CAP_SYS_RESOURCE) needs runc and explicit ulimits.
+if [ -z "${CONTAINERS_CONF:-}" ]; then
+  cat >"$cache/containers.conf" <<'EOF'
+[containers]
+default_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]
+[engine]
+runtime = "runc"
+EOF
+  export CONTAINERS_CONF="$cache/containers.conf"
+fi
+podman="$sudo podman"
+
+# ---------------------------------------------------------------- base image (once per machine)
+if $podman image exists "$BASE_IMAGE"; then
+  step "base image $BASE_IMAGE exists"
+else
+  step "creating base image $BASE_IMAGE (debootstrap --variant=minbase bookworm)"
+  mirror="${ISOBAR_DEBIAN_MIRROR:-}"
+  if [ -z "$mirror" ]; then
+    mirror=$(grep -rhoE '(URIs:|^deb) +https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null \
+      | grep -v security | head -n 1 | awk '{print $2}' || true)
+    mirror="${mirror:-http://deb.debian.org/debian}"
+  fi
+  (
+    flock 9
+    if ! $podman image exists "$BASE_IMAGE"; then
+      rootfs="$cache/rootfs.$$"
+      trap '$sudo rm -rf "$rootfs"' EXIT
+      $sudo debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$cache/debootstrap.log" 2>&1 \
+        || { tail -n 20 "$cache/debootstrap.log" >&2; exit 1; }
+      # Package lists and downloaded .debs would only bloat every image built on it.
+      $sudo rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb
+      $sudo tar -C "$rootfs" -c . | $podman import --change 'CMD ["/bin/bash"]' - "$BASE_IMAGE" >/dev/null
+    fi
+  ) 9>"$cache/base.lock"
+fi
+
+# ---------------------------------------------------------------- static binary
+step "building the static release binary (swift build -c release --static-swift-stdlib)"
+if ! swift build -c release --static-swift-stdlib --product isobar >.build-compose/swift-build.log 2>&1; then
+  grep -vE 'prohibited flag' .build-compose/swift-build.log | tail -n 30 >&2
+  log "FAIL: swift build failed (full log: .build-compose/swift-build.log)"
+  exit 1
+fi
+bin_dir=$(swift build -c release --static-swift-stdlib --show-bin-path)
+install -m 0755 "$bin_dir/isobar" .build-compose/isobar
+
+# ---------------------------------------------------------------- static validation
+step "validating compose.yaml against the compose specification"
+"$cj" --builtin-schema vendor.compose-spec compose.yaml >&2
+
+# ---------------------------------------------------------------- up
+project="isobar-ci-$$-$(date +%s)"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+export ISOBAR_DOCKERFILE=Containerfile.prebuilt
+export ISOBAR_IMAGE="$TEST_IMAGE"
+export ISOBAR_HOST_PUB_PORT ISOBAR_HOST_SUB_PORT ISOBAR_HOST_SAMPLE_PORT
+ISOBAR_HOST_PUB_PORT=$(free_port)
+ISOBAR_HOST_SUB_PORT=$(free_port)
+ISOBAR_HOST_SAMPLE_PORT=$(free_port)
+compose() { $sudo env CONTAINERS_CONF="$CONTAINERS_CONF" "$pc" -p "$project" -f compose.yaml "$@"; }
+work="$repo/.build-compose/$project"
+mkdir -p "$work"
+old_image=$($podman image inspect -f '{{.Id}}' "$TEST_IMAGE" 2>/dev/null || true)
+
+cids() { # cids [SERVICE]: container ids of this project (of one service)
+  local filter=(--filter "label=io.podman.compose.project=$project")
+  [ $# -eq 0 ] || filter+=(--filter "label=com.docker.compose.service=$1")
+  $podman ps -a -q "${filter[@]}"
+}
+dump_logs() {
+  local c
+  for c in $(cids); do
+    echo "----- logs of $($podman inspect -f '{{.Name}}' "$c") (last 25 lines)" >&2
+    $podman logs --tail 25 "$c" 2>&1 | grep -v 'unable to get systemd connection' >&2 || true
+  done
+}
+status=1
+cleanup() {
+  set +e
+  [ "$status" -eq 0 ] || dump_logs
+  $podman rm -f -t 0 "$project-attach" >/dev/null 2>&1
+  if [ "${ISOBAR_COMPOSE_KEEP:-}" = 1 ]; then
+    log "stack left running; stop it with: $pc -p $project down -v"
+  else
+    compose down -v -t 5 >"$work/down.log" 2>&1 || { log "down failed:"; tail -n 20 "$work/down.log" >&2; }
+    [ -z "$(cids)" ] || log "WARNING: containers of $project are still there"
+  fi
+  # The previous test image is superseded by this run's build: drop it unless something uses it.
+  new_image=$($podman image inspect -f '{{.Id}}' "$TEST_IMAGE" 2>/dev/null)
+  [ -z "$old_image" ] || [ "$old_image" = "$new_image" ] || $podman rmi "$old_image" >/dev/null 2>&1
+  [ "$status" -eq 0 ] && rm -rf "$work"
+  local now; now=$(date +%s)
+  if [ "$status" -eq 0 ]; then log "PASS in $((now - start))s"; else log "FAIL after $((now - start))s (work files: $work)"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+step "podman-compose up -d --build (project $project, $ISOBAR_DOCKERFILE)"
+if ! timeout 600 $sudo env CONTAINERS_CONF="$CONTAINERS_CONF" "$pc" -p "$project" -f compose.yaml up -d --build \
+    >"$work/up.log" 2>&1; then
+  grep -vE 'unable to get systemd connection|level=error msg="Removing timer' "$work/up.log" | tail -n 40 >&2
+  log "FAIL: podman-compose up failed (log: $work/up.log)"
+  exit 1
+fi
+
+# ---------------------------------------------------------------- health
+step "waiting for every service to run and for the broker and sample-feed healthchecks"
+services=(broker sample-feed persist format filter fetch)
+# No systemd here, so podman does not schedule healthchecks: run them ourselves until they pass.
+deadline=$(( $(date +%s) + 90 ))
+while :; do
+  pending=()
+  for s in "${services[@]}"; do
+    c=$(cids "$s")
+    if [ -z "$c" ] || [ "$($podman inspect -f '{{.State.Running}}' "$c")" != true ]; then
+      pending+=("$s(not running)")
+    elif [ "$s" = broker ] || [ "$s" = sample-feed ]; then
+      $podman healthcheck run "$c" >/dev/null 2>&1 || pending+=("$s(unhealthy)")
+    fi
+  done
+  [ ${#pending[@]} -gt 0 ] || break
+  if [ "$(date +%s)" -ge "$deadline" ]; then
+    log "FAIL: not ready after 90 s: ${pending[*]}"
+    exit 1
+  fi
+  sleep 1
+done
+network=$($podman inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}' "$(cids broker)" | awk '{print $1}')
+
+# ---------------------------------------------------------------- clients
+# The stations the initial region must show: brute force over the fixture (coordinates do not drift).
+jq -c '[.[] | select(.latitude >= 40.924 - 12.5 and .latitude <= 40.924 + 12.5
+                 and .longitude >= -108.0955 - 10 and .longitude <= -108.0955 + 10) | .id] | sort' \
+  Fixtures/today.json >"$work/expected.json"
+[ "$(jq length "$work/expected.json")" -eq "$EXPECTED_COUNT" ] \
+  || { log "FAIL: Fixtures/today.json no longer has $EXPECTED_COUNT stations in the initial region"; exit 1; }
+
+# state FILE: the client's set after applying every annotations message in order, as sorted ids.
+state() {
+  jq -s -c 'reduce (.[] | select(.type == "annotations")) as $m ({};
+              (if $m.full then {} else . end)
+              | reduce ($m.upsert // [])[] as $a (.; .[$a.id] = $a)
+              | reduce ($m.remove // [])[] as $r (.; del(.[$r]))) | keys' "$1" 2>/dev/null || echo '[]'
+}
+# check_client NAME FILE: the final set equals the expected one, titles are strings and versions increase.
+check_client() {
+  local name=$1 file=$2 got
+  got=$(state "$file")
+  if [ "$got" != "$(cat "$work/expected.json")" ]; then
+    log "FAIL: client $name holds $(jq length <<<"$got") stations, expected the $EXPECTED_COUNT of the initial region"
+    jq -n --argjson got "$got" --slurpfile want "$work/expected.json" \
+      '{missing: ($want[0] - $got), unexpected: ($got - $want[0])}' >&2
+    return 1
+  fi
+  jq -s -e '[.[] | select(.type == "annotations")] as $a
+            | ([$a[].version] | . == (sort | unique))
+              and all($a[].upsert[]?; (.title | type) == "string" and (.coordinate.latitude | type) == "number")' \
+    "$file" >/dev/null || { log "FAIL: client $name: versions not increasing or an annotation without title/coordinate"; return 1; }
+  log "client $name: $(grep -c '"type":"annotations"' "$file") annotations messages, final set = the $EXPECTED_COUNT expected stations"
+}
+# wait_for NAME FILE PID: until the client's set is the expected one (or 90 s, or the client exits).
+wait_for() {
+  local name=$1 file=$2 pid=$3 deadline=$(( $(date +%s) + 90 ))
+  while [ "$(state "$file")" != "$(cat "$work/expected.json")" ]; do
+    if ! kill -0 "$pid" 2>/dev/null || [ "$(date +%s)" -ge "$deadline" ]; then
+      log "client $name: gave up waiting ($(state "$file" | jq length) stations so far); its stderr:"
+      tail -n 20 "$work/$name.err" >&2 || true
+      return 0 # check_client reports the failure
+    fi
+    sleep 1
+  done
+  sleep 2 # let any late message in, so check_client sees a settled state
+}
+
+step "attaching client 'ci' inside the compose network ($network), viewport $VIEWPORT"
+$podman run --rm -i --name "$project-attach" --network "$network" \
+  -e ISOBAR_PUB=tcp://broker:5559 -e ISOBAR_SUB=tcp://broker:5560 \
+  --entrypoint isobar "$TEST_IMAGE" attach --client ci --plain --drain 120 \
+  >"$work/ci.ndjson" 2>"$work/ci.err" <<'EOF' &
+{"type":"viewport","center":{"latitude":40.924,"longitude":-108.0955},"span":{"latitudeDelta":25,"longitudeDelta":20},"day":"today","field":"temperature"}
+EOF
+attach_pid=$!
+wait_for ci "$work/ci.ndjson" "$attach_pid"
+$podman rm -f -t 0 "$project-attach" >/dev/null 2>&1 || true
+wait "$attach_pid" 2>/dev/null || true
+check_client ci "$work/ci.ndjson"
+
+step "attaching client 'ci-host' from the host through 127.0.0.1:$ISOBAR_HOST_PUB_PORT/$ISOBAR_HOST_SUB_PORT"
+ISOBAR_PUB="tcp://127.0.0.1:$ISOBAR_HOST_PUB_PORT" ISOBAR_SUB="tcp://127.0.0.1:$ISOBAR_HOST_SUB_PORT" \
+  .build-compose/isobar attach --client ci-host --viewport "$VIEWPORT" --plain --drain 120 \
+  </dev/null >"$work/ci-host.ndjson" 2>"$work/ci-host.err" &
+host_pid=$!
+wait_for ci-host "$work/ci-host.ndjson" "$host_pid"
+kill "$host_pid" 2>/dev/null || true
+wait "$host_pid" 2>/dev/null || true
+check_client ci-host "$work/ci-host.ndjson"
+
+step "checking persist stored a snapshot in the named volume"
+volume=$($podman inspect -f '{{range .Mounts}}{{if eq .Destination "/var/lib/isobar"}}{{.Name}}{{end}}{{end}}' "$(cids persist)")
+[ -n "$volume" ] || { log "FAIL: persist has no volume on /var/lib/isobar"; exit 1; }
+mountpoint=$($podman volume inspect -f '{{.Mountpoint}}' "$volume")
+$sudo test -s "$mountpoint/isobar.sqlite" || { log "FAIL: $mountpoint/isobar.sqlite (volume $volume) is missing or empty"; exit 1; }
+log "volume $volume holds isobar.sqlite ($($sudo stat -c %s "$mountpoint/isobar.sqlite") bytes)"
+
+step "bringing the stack down"
+status=0
