@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "isobar", targets: ["isobar"]),
+        .executable(name: "isobar-bench", targets: ["isobar-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -49,6 +50,11 @@ let package = Package(
             "IsobarCore", "IsobarBus", "IsobarHost", "IsobarNet", "IsobarStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Benchmark programs that print tables (BENCHMARKS.md); never run as timed tests.
+        .executableTarget(name: "isobar-bench", dependencies: [
+            "IsobarCore", "IsobarBus", "IsobarHost",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"]),
         .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"]),

@@ -1,0 +1,1 @@
+print("isobar-bench: see BENCHMARKS.md")
