@@ -1,0 +1,33 @@
+import ArgumentParser
+
+/// `isobar-bench`: benchmark programs that print tables (see BENCHMARKS.md). Never timed tests.
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "isobar-bench",
+        abstract: "Isobar's benchmarks: each subcommand runs one, repeated, and prints a table (median, min, max).",
+        subcommands: [GenCommand.self, BusHopCommand.self, PipeFilterCommand.self, LatencyCommand.self,
+                      ClientsCommand.self, DenseCommand.self, MemoryCommand.self, PassThroughCommand.self])
+
+    static func main() {
+        Children.installSignalHandlers()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// Options shared by the benchmarks.
+struct CommonOptions: ParsableArguments {
+    @Option(help: "How many times to repeat the measurement (the table shows median, min, max).")
+    var runs = 5
+    @Option(help: "The isobar binary (default: next to isobar-bench).")
+    var isobar: String?
+    @Option(help: "The world station CSV that generated stations are jittered from.")
+    var world = Paths.defaultWorld
+    @Option(help: "Seed for generated stations and pans.")
+    var seed: UInt64 = 42
+}

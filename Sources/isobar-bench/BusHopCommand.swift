@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import IsobarBus
+
+/// `bus-hop`: N messages of ~200 bytes through broker -> `isobar plug --sub hopA -- isobar-bench
+/// pass-through` -> broker -> a subscriber, against raw libzmq PUB -> SUB (one frame, tcp on
+/// loopback, same window) in this process. Runs alternate between the two paths.
+struct BusHopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bus-hop", abstract: "Messages/s through broker + plug + pass-through stage vs raw libzmq PUB->SUB.")
+
+    @OptionGroup var common: CommonOptions
+    @Option(help: "Messages per run.")
+    var count = 1_000_000
+    @Option(help: "Bytes per message.")
+    var size = 200
+    @Option(help: "Most messages in flight (sent, not yet received); below every high-water mark on the way.")
+    var window = 20_000
+
+    func run() throws {
+        let traffic = HopTraffic(count: count, size: size, window: window)
+        let isobar = Paths.isobar(common.isobar)
+        let scratch = Paths.scratch("hop")
+        let (frontend, backend) = FreePort.endpoints()
+        let env = ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend]
+        let broker = try Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log")
+        let plug = try Children.start(isobar, ["plug", "--name", "hop", "--sub", "hopA", "--", Paths.bench, "pass-through"],
+                                      environment: env, log: scratch + "/plug.log")
+        defer { Children.stop([broker, plug]) }
+
+        let context = try ZMQContext()
+        let publisher = try ZMQSocket(context, .pub)
+        let subscriber = try ZMQSocket(context, .sub)
+        try publisher.connect(frontend)
+        try subscriber.subscribe("hopB")
+        try subscriber.connect(backend)
+        defer { publisher.close(); subscriber.close() }
+        let sendBus: (inout [UInt8]) -> Void = { message in _ = try? publisher.send(topic: "hopA", payload: message) }
+        guard HopTraffic.handshake(send: sendBus, receiver: subscriber, probe: traffic.template(probe: true)) else {
+            throw ValidationError("bus-hop: no probe came back through broker and plug in 15 s; logs in \(scratch)")
+        }
+
+        var isobarRuns: [HopTraffic.Result] = []
+        var rawRuns: [HopTraffic.Result] = []
+        for _ in 0..<common.runs {
+            rawRuns.append(try Self.raw(traffic))
+            isobarRuns.append(traffic.run(send: sendBus, receiver: subscriber))
+        }
+
+        let rate: (HopTraffic.Result) -> Double = { Double($0.received) / $0.seconds }
+        let rawRates = Summary(rawRuns.map(rate)), isobarRates = Summary(isobarRuns.map(rate))
+        let ratios = Summary(zip(isobarRuns, rawRuns).map { rate($0) / rate($1) })
+        let lost = isobarRuns.map { count - $0.received }.reduce(0, +)
+        let rawLost = rawRuns.map { count - $0.received }.reduce(0, +)
+        var table = Table("bus-hop: \(Format.int(count)) x \(size)-byte messages, window \(Format.int(window)), \(common.runs) runs",
+                          header: ["path", "msg/s median (min–max)", "lost (all runs)", "in order"])
+        table.add(["raw libzmq PUB->SUB (tcp, 1 frame)", rawRates.text(), Format.int(rawLost), rawRuns.allSatisfy(\.inOrder) ? "yes" : "NO"])
+        table.add(["broker -> plug -> pass-through -> plug -> broker -> SUB", isobarRates.text(), Format.int(lost),
+                   isobarRuns.allSatisfy(\.inOrder) ? "yes" : "NO"])
+        table.add(["ratio isobar/raw (per run)", ratios.text(2), "", ""])
+        table.note("stage: `isobar-bench pass-through` (copies stdin to stdout, rewriting `\"type\":\"hopA\"` to `hopB`; no JSON parsing)")
+        table.note("isobar path: `isobar broker`; `isobar plug --name hop --sub hopA -- isobar-bench pass-through`; tcp loopback")
+        table.note("target: isobar >= 50% of raw with none lost: \(ratios.median >= 0.5 && lost == 0 ? "MET" : "NOT MET")")
+        table.print()
+    }
+
+    /// One raw run on fresh sockets: PUB bound on a free loopback port, SUB connected, one frame per message.
+    static func raw(_ traffic: HopTraffic) throws -> HopTraffic.Result {
+        let context = try ZMQContext()
+        let publisher = try ZMQSocket(context, .pub)
+        let subscriber = try ZMQSocket(context, .sub)
+        defer { publisher.close(); subscriber.close() }
+        let endpoint = "tcp://127.0.0.1:\(FreePort.next())"
+        try publisher.bind(endpoint)
+        try subscriber.subscribe("")
+        try subscriber.connect(endpoint)
+        let send: (inout [UInt8]) -> Void = { message in _ = try? publisher.send(message) }
+        guard HopTraffic.handshake(send: send, receiver: subscriber, probe: traffic.template(probe: true)) else {
+            throw ValidationError("bus-hop: raw PUB->SUB handshake failed")
+        }
+        return traffic.run(send: send, receiver: subscriber)
+    }
+}

@@ -1,0 +1,6 @@
+import ArgumentParser
+
+struct LatencyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "latency", abstract: "todo")
+    func run() throws {}
+}

@@ -1,0 +1,6 @@
+import ArgumentParser
+
+struct MemoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "memory", abstract: "todo")
+    func run() throws {}
+}

@@ -1,1 +1,0 @@
-print("isobar-bench: see BENCHMARKS.md")
