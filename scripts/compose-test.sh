@@ -100,13 +100,16 @@ else
 fi
 
 # ---------------------------------------------------------------- static binary
-step "building the static release binary (swift build -c release --static-swift-stdlib)"
-if ! swift build -c release --static-swift-stdlib --product isobar >.build-compose/swift-build.log 2>&1; then
+# Its own scratch path: --static-swift-stdlib compiles every module against another resource dir,
+# so sharing .build with `swift build -c release` (scripts/run.sh) would rebuild everything each time.
+scratch=.build-compose/swiftpm
+step "building the static release binary (swift build -c release --static-swift-stdlib --scratch-path $scratch)"
+if ! swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product isobar >.build-compose/swift-build.log 2>&1; then
   grep -vE 'prohibited flag' .build-compose/swift-build.log | tail -n 30 >&2
   log "FAIL: swift build failed (full log: .build-compose/swift-build.log)"
   exit 1
 fi
-bin_dir=$(swift build -c release --static-swift-stdlib --show-bin-path)
+bin_dir=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 install -m 0755 "$bin_dir/isobar" .build-compose/isobar
 
 # ---------------------------------------------------------------- static validation
