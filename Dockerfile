@@ -34,7 +34,7 @@ COPY Fixtures/ /opt/isobar/Fixtures/
 COPY --from=build /out/isobar /usr/local/bin/isobar
 USER isobar
 WORKDIR /opt/isobar
-# Persist's SQLite lives here; compose mounts a named volume on it.
-VOLUME ["/var/lib/isobar"]
+# Persist's SQLite lives in /var/lib/isobar: compose mounts the named volume isobar-data there. No VOLUME
+# instruction: it would give every other service an anonymous volume that `down -v` leaves behind.
 ENTRYPOINT ["isobar"]
 CMD ["help"]
