@@ -26,7 +26,7 @@ EXPECTED_COUNT=85
 cache="${ISOBAR_COMPOSE_CACHE:-/var/tmp/isobar-compose}"
 mkdir -p "$cache" .build-compose
 sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
+[ "$(id -u)" -eq 0 ] || sudo="sudo -E" # -E: podman-compose reads the ISOBAR_* variables below
 
 start=$(date +%s)
 step_start=$start
@@ -119,6 +119,8 @@ step "validating compose.yaml against the compose specification"
 # ---------------------------------------------------------------- up
 project="isobar-ci-$$-$(date +%s)"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# The stack under test uses compose.yaml's defaults (sample feed, imperial, en), whatever the caller set.
+unset ISOBAR_TODAY_URL ISOBAR_TOMORROW_URL ISOBAR_FETCH_INTERVAL ISOBAR_SAMPLE_PERIOD ISOBAR_UNITS ISOBAR_LOCALE
 export ISOBAR_DOCKERFILE=Containerfile.prebuilt
 export ISOBAR_IMAGE="$TEST_IMAGE"
 export ISOBAR_HOST_PUB_PORT ISOBAR_HOST_SUB_PORT ISOBAR_HOST_SAMPLE_PORT
