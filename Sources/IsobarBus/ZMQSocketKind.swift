@@ -12,6 +12,9 @@ public enum ZMQSocketKind: Sendable, CustomStringConvertible {
     case xpub
     /// A SUB whose subscriptions are sent as messages: the broker's frontend.
     case xsub
+    /// Answers each request with exactly one reply. Only the broker's ZAP handler (RFC 27) uses it:
+    /// libzmq sends it one authentication request per CURVE client handshake.
+    case rep
 
     var rawValue: Int32 {
         switch self {
@@ -19,6 +22,7 @@ public enum ZMQSocketKind: Sendable, CustomStringConvertible {
         case .sub: ZMQ_SUB
         case .xpub: ZMQ_XPUB
         case .xsub: ZMQ_XSUB
+        case .rep: ZMQ_REP
         }
     }
 
@@ -28,6 +32,7 @@ public enum ZMQSocketKind: Sendable, CustomStringConvertible {
         case .sub: "SUB"
         case .xpub: "XPUB"
         case .xsub: "XSUB"
+        case .rep: "REP"
         }
     }
 }

@@ -15,6 +15,9 @@ import Logging
 /// rather than stalling everyone; subscribers detect the gap and resync); MAXMSGSIZE 4 MiB, so a
 /// publisher sending anything bigger is disconnected before it costs memory.
 ///
+/// With `options.curve`, both sockets are CURVE servers and a ZAP handler admits only the allowlisted
+/// client keys (see `BrokerSockets`, `ZAPHandler`): traffic is encrypted and strangers get nothing.
+///
 /// Refuses (throws `BrokerError.remoteEndpointRefused`) to bind anything but loopback, `ipc://` or
 /// `inproc://` unless `options.allowRemote` is set. Returns 0 after a clean shutdown; throws when an
 /// endpoint cannot be bound (for instance a port in use: another broker is running).
@@ -27,48 +30,36 @@ public func runBroker(_ options: BrokerOptions, logger: Logger) throws(BrokerErr
         }
     }
 
-    let context: ZMQContext
-    let frontend: ZMQSocket
-    let backend: ZMQSocket
-    do {
-        context = try ZMQContext()
-        frontend = try ZMQSocket(context, .xsub)
-        backend = try ZMQSocket(context, .xpub)
-        try frontend.bind(endpoints.frontend)
-        try backend.bind(endpoints.backend)
-    } catch {
-        throw .bus(error)
-    }
+    let sockets = try BrokerSockets.open(options, logger: logger)
 
     // The signal thread only shuts the context down: zmq_proxy then returns on this thread, which owns
     // the sockets and closes them.
     do {
         _ = try SignalWatcher { signal in
             logger.info("broker: received \(SignalWatcher.name(of: signal)), shutting down")
-            context.shutdown()
+            sockets.context.shutdown()
         }
     } catch {
+        sockets.close()
         throw .signals(error)
     }
 
-    let boundFrontend = (try? frontend.lastEndpoint()) ?? endpoints.frontend
-    let boundBackend = (try? backend.lastEndpoint()) ?? endpoints.backend
-    logger.info("broker: publishers connect to \(boundFrontend), subscribers to \(boundBackend)")
-    if options.allowRemote {
+    logger.info("broker: publishers connect to \(sockets.boundFrontend), subscribers to \(sockets.boundBackend)")
+    if let curve = options.curve {
+        logger.info("broker: CURVE on: clients set ISOBAR_CURVE_SERVERKEY=\(curve.keyPair.publicKey); \(curve.allowlist.keys.count) client key(s) allowed from \(curve.allowlist.source)")
+    } else if options.allowRemote {
         for endpoint in [endpoints.frontend, endpoints.backend] where !BrokerEndpointPolicy.isLocal(endpoint) {
-            logger.warning("broker: \(endpoint) is reachable from other hosts and the bus is not encrypted")
+            logger.warning("broker: \(endpoint) is reachable from other hosts and the bus is not encrypted (see --curve-secret)")
         }
     }
 
     do {
-        try ZMQProxy.run(frontend: frontend, backend: backend)
+        try sockets.run()
     } catch {
-        frontend.close()
-        backend.close()
+        sockets.close()
         throw .bus(error)
     }
-    frontend.close()
-    backend.close()
+    sockets.close()
     logger.info("broker: stopped")
     return 0
 }

@@ -12,9 +12,9 @@ public enum BrokerError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .remoteEndpointRefused(let role, let endpoint):
-            "refusing to bind the \(role) endpoint \(endpoint): it is reachable from other hosts and the bus "
-                + "is not authenticated; use a loopback address such as tcp://127.0.0.1:5559, "
-                + "or pass --allow-remote if you mean it"
+            "refusing to bind the \(role) endpoint \(endpoint): it is reachable from other hosts; use a "
+                + "loopback address such as tcp://127.0.0.1:5559, or pass --allow-remote if you mean it "
+                + "(with --curve-secret and --curve-allow, so the bus is encrypted and authenticated)"
         case .bus(let error):
             "broker: \(error)"
         case .signals(let error):

@@ -18,10 +18,14 @@ public final class BusClient: @unchecked Sendable {
     private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)
 
+    /// Connects to the broker at `endpoints` and subscribes to `topics`. When the environment configures
+    /// CURVE (`ISOBAR_CURVE_SERVERKEY`, `ISOBAR_CURVE_SECRETKEY`; see `BusSecurity`), both sockets are
+    /// CURVE clients; a misconfiguration throws an `EINVAL` error that says what is wrong.
     public init(endpoints: BrokerEndpoints = .fromEnvironment(), topics: [String]) throws(ZMQError) {
+        let options = try BusSecurity.connectingSocketOptions()
         context = try ZMQContext()
-        publisher = try ZMQSocket(context, .pub)
-        subscriber = try ZMQSocket(context, .sub)
+        publisher = try ZMQSocket(context, .pub, options: options)
+        subscriber = try ZMQSocket(context, .sub, options: options)
         try publisher.connect(endpoints.frontend)
         try subscriber.connect(endpoints.backend)
         for topic in topics { try subscriber.subscribe(topic) }

@@ -26,14 +26,25 @@ public func runPlug(_ options: PlugOptions, logger: Logger) throws(PlugError) ->
     guard !options.command.isEmpty else { throw .missingCommand }
     let stage = options.displayName
 
+    // CURVE client keys, when the environment sets them (see `BusSecurity`): the options must be on the
+    // sockets before they connect.
+    let security: BusSecurity?
+    do {
+        security = try BusSecurity.fromEnvironment()
+    } catch {
+        logger.error("\(stage): \(error)")
+        throw .bus(error.asZMQError)
+    }
+    let socketOptions = ZMQSocketOption.defaults + (security?.clientOptions ?? [])
+
     let context: ZMQContext
     let pub: ZMQSocket
     let sub: ZMQSocket
     do {
         context = try ZMQContext()
-        pub = try ZMQSocket(context, .pub)
+        pub = try ZMQSocket(context, .pub, options: socketOptions)
         try pub.connect(options.endpoints.frontend)
-        sub = try ZMQSocket(context, .sub)
+        sub = try ZMQSocket(context, .sub, options: socketOptions)
         for topic in options.subscriptions {
             try sub.subscribe(topic)
         }
@@ -51,6 +62,9 @@ public func runPlug(_ options: PlugOptions, logger: Logger) throws(PlugError) ->
     }
 
     let topics = options.subscriptions.map { $0.isEmpty ? "(everything)" : $0 }.joined(separator: ", ")
+    if let security {
+        logger.info("\(stage): CURVE on: broker key \(security.serverKey), client key \(security.keyPair.publicKey)")
+    }
     logger.info("\(stage): publishing to \(options.endpoints.frontend); subscribed at \(options.endpoints.backend) to \(topics.isEmpty ? "nothing" : topics)")
 
     let publisher = PlugPublisher(socket: pub, stage: stage, logger: logger)
