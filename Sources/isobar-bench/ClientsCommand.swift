@@ -1,6 +1,117 @@
 import ArgumentParser
+import Foundation
+import IsobarCore
 
+/// `clients`: many map clients panning at once through the pipeline, all multiplexed over one
+/// `BusClient` (subscribed to `annotations/`). Each client keeps one viewport in flight (closed
+/// loop): sustained updates/s, per-client latency spread, and the filter's RSS over time.
 struct ClientsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "clients", abstract: "todo")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "clients", abstract: "N clients panning at once: updates/s end to end, per-client latency, filter RSS over time.")
+
+    @OptionGroup var common: CommonOptions
+    @Option(help: "Number of clients.")
+    var clients = 1000
+    @Option(help: "Updates per client per run.")
+    var steps = 20
+    @Option(help: "Stations loaded.")
+    var stations = 100_000
+    @Option(help: "Smallest latitudeDelta of a pan, degrees (longitudeDelta is 1.25x).")
+    var minSpan = 0.5
+    @Option(help: "Largest latitudeDelta of a pan, degrees.")
+    var maxSpan = 2.0
+
+    func run() throws {
+        let world = try WorldStations.load(path: common.world)
+        let generated = StationGenerator(world: world, seed: common.seed).stations(count: stations)
+        let (id, lines) = StationGenerator.snapshotLines(generated)
+        let shadow = Shadow(lines: lines)
+        guard let snapshot = shadow.snapshot else { throw ValidationError("the shadow filter holds no snapshot") }
+
+        // Every client's whole walk, planned with the shadow filter: only pans that change the
+        // client's set (so an update is certain), with the version and set size it will have.
+        let names = (0..<clients).map { String(format: "c%04d", $0) }
+        let total = steps * common.runs
+        var plans: [[ClientsLoop.Step]] = []
+        for (i, name) in names.enumerated() {
+            var planner = PanPlanner(seed: common.seed &+ 10_000 &+ UInt64(i), spans: minSpan...maxSpan)
+            var plan: [ClientsLoop.Step] = []
+            var attempts = 0
+            while plan.count < total && attempts < total * 20 {
+                attempts += 1
+                let (line, answer) = shadow.answer(Viewport(client: name, region: planner.next(in: snapshot)))
+                if let version = answer.version { plan.append(.init(line: line, version: version, annotations: answer.annotations)) }
+            }
+            guard plan.count == total else { throw ValidationError("could not plan \(total) changing pans for \(name)") }
+            plans.append(plan)
+        }
+
+        let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "clients")
+        defer { pipeline.stop() }
+        try pipeline.load(lines, id: id)
+        let loop = ClientsLoop(names: names, plans: plans)
+        pipeline.clients.onApplied = { client, _, count, time in loop.applied(client: client, count: count, time: time) }
+
+        let rssLoaded = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
+        var table = Table("clients: \(Format.int(clients)) clients x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°",
+                          header: ["run", "updates/s", "seconds", "p50 ms", "p99 ms", "max ms", "filter RSS MB start / max / end"])
+        var rates: [Double] = []
+        var starved = 0
+        var samples: [(Double, Int)] = []
+        let origin = Clock.now()
+        for run in 0..<common.runs {
+            let before = loop.latencies.map(\.count)
+            let rssStart = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
+            var rssMax = rssStart ?? 0
+            let start = Clock.now()
+            loop.start(steps: (run * steps)..<((run + 1) * steps), on: pipeline)
+            var done = false
+            while !done && Clock.now() - start < 120 {
+                done = loop.wait(timeout: 0.2)
+                if let rss = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID) {
+                    rssMax = max(rssMax, rss)
+                    samples.append((Clock.now() - origin, rss))
+                }
+            }
+            let seconds = Clock.now() - start
+            if !done { starved += loop.unfinished }
+            let fresh = loop.latencies.enumerated().flatMap { Array($1[before[$0]...]) }.sorted()
+            rates.append(Double(fresh.count) / seconds)
+            table.add(["\(run + 1)", Format.number(Double(fresh.count) / seconds), Format.number(seconds, 2),
+                       Format.ms(Summary.percentile(sorted: fresh, 50)), Format.ms(Summary.percentile(sorted: fresh, 99)),
+                       Format.ms(fresh.last ?? .nan),
+                       "\(ProcStatus.megabytes(rssStart)) / \(ProcStatus.megabytes(rssMax)) / \(ProcStatus.megabytes(ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)))"])
+            if !done { break }
+        }
+        let rate = Summary(rates)
+        table.add(["median (min–max)", rate.text(), "", "", "", "", ""])
+
+        // Per-client spread over all runs.
+        let perClientP50 = loop.latencies.map { Summary.percentile(sorted: $0.sorted(), 50) }
+        let perClientMax = loop.latencies.map { $0.max() ?? .nan }
+        let perClientCount = loop.latencies.map { Double($0.count) }
+        let p50 = Summary(perClientP50), mx = Summary(perClientMax), counts = Summary(perClientCount)
+        table.note("per-client p50 latency across clients: median \(Format.ms(p50.median)) ms, best \(Format.ms(p50.min)) ms, worst \(Format.ms(p50.max)) ms; per-client max: median \(Format.ms(mx.median)) ms, worst \(Format.ms(mx.max)) ms")
+        table.note("updates completed per client: min \(Format.number(counts.min)), max \(Format.number(counts.max)) (of \(total)); starved (unfinished after 120 s): \(starved); wrong set sizes: \(loop.wrong); version gaps: \(pipeline.clients.gaps)")
+        table.note("filter RSS after loading: \(ProcStatus.megabytes(rssLoaded)) MB; samples every 0.2 s: \(Self.sketch(samples))")
+        let flat = Self.isFlat(samples)
+        table.note("target: >= 20,000 updates/s, none starved, memory flat: \(rate.median >= 20_000 && starved == 0 && counts.min == Double(total) && flat ? "MET" : "NOT MET") (rate \(Format.number(rate.median)), starved \(starved), memory \(flat ? "flat" : "growing"))")
+        table.print()
+    }
+
+    /// A few evenly spaced samples "t=1.2s 45.1MB, ...".
+    static func sketch(_ samples: [(Double, Int)]) -> String {
+        guard !samples.isEmpty else { return "none" }
+        let picks = stride(from: 0, to: samples.count, by: max(1, samples.count / 8)).map { samples[$0] } + [samples[samples.count - 1]]
+        return picks.map { "t=\(Format.number($0.0, 1))s \(ProcStatus.megabytes($0.1))MB" }.joined(separator: ", ")
+    }
+
+    /// Flat: the last quarter of the samples is within 10% (and 16 MB) of the first quarter's peak.
+    static func isFlat(_ samples: [(Double, Int)]) -> Bool {
+        guard samples.count >= 4 else { return true }
+        let quarter = samples.count / 4
+        let early = samples[..<quarter].map(\.1).max() ?? 0
+        let late = samples[(samples.count - quarter)...].map(\.1).max() ?? 0
+        return Double(late) <= Double(early) * 1.10 || late - early <= 16 << 20
+    }
 }

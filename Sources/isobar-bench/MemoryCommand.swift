@@ -1,6 +1,67 @@
 import ArgumentParser
+import Foundation
 
+/// `memory`: peak resident memory (VmHWM) of `isobar filter` holding a generated snapshot: it is
+/// fed the whole file on stdin, then one viewport; once its answer is out, /proc/PID/status is read.
 struct MemoryCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "memory", abstract: "todo")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "memory", abstract: "Peak RSS of `isobar filter` holding a generated snapshot (1M stations).")
+
+    @OptionGroup var common: CommonOptions
+    @Option(help: "Snapshot file (written by `gen` when missing).")
+    var file = "stations-1m.ndjson"
+    @Option(help: "Stations to generate when the file is missing.")
+    var count = 1_000_000
+
+    static let viewport = #"{"type":"viewport","client":"mem","center":{"latitude":45,"longitude":-100},"span":{"latitudeDelta":50,"longitudeDelta":70}}"#
+
+    func run() throws {
+        if !FileManager.default.fileExists(atPath: file) {
+            let stations = StationGenerator(world: try WorldStations.load(path: common.world), seed: common.seed).stations(count: count)
+            _ = try StationGenerator.writeSnapshot(stations, to: file)
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+        let lines = data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+        var peaks: [Double] = [], resident: [Double] = [], seconds: [Double] = []
+        for _ in 0..<common.runs {
+            let input = Pipe(), output = Pipe()
+            let start = Clock.now()
+            let process = try Children.start(Paths.isobar(common.isobar), ["filter"], stdin: input, stdout: output)
+            let answered = DispatchSemaphore(value: 0)
+            let reader = Thread {
+                var pending = Data()
+                let marker = Data(#""client":"mem""#.utf8)
+                while true {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    pending.append(chunk)
+                    if pending.range(of: marker) != nil && pending.last == 0x0A { answered.signal(); pending.removeAll() }
+                    if pending.count > 1 << 20 { pending = pending.suffix(64) }
+                }
+            }
+            reader.start()
+            try input.fileHandleForWriting.write(contentsOf: data)
+            try input.fileHandleForWriting.write(contentsOf: Data((Self.viewport + "\n").utf8))
+            guard answered.wait(timeout: .now() + 300) == .success else {
+                Children.stop(process)
+                throw ValidationError("memory: the filter did not answer the viewport")
+            }
+            seconds.append(Clock.now() - start)
+            let pid = process.processIdentifier
+            peaks.append(Double(ProcStatus.bytes("VmHWM", pid: pid) ?? 0))
+            resident.append(Double(ProcStatus.bytes("VmRSS", pid: pid) ?? 0))
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            Children.stop(process)
+        }
+        let peak = Summary(peaks)
+        var table = Table("memory: isobar filter holding \(Format.int(lines - 1)) stations, \(common.runs) runs",
+                          header: ["measure", "MB median (min–max)"])
+        table.add(["VmHWM (peak RSS)", peak.text(1, scale: 1 / 1_048_576)])
+        table.add(["VmRSS after the answer", Summary(resident).text(1, scale: 1 / 1_048_576)])
+        table.add(["load + answer, seconds", Summary(seconds).text(2)])
+        table.note("command: `isobar filter < \(file)` then one continent viewport on the same stdin; /proc/PID/status read after its answer")
+        table.note("target: peak <= 300 MB: \(peak.median <= 300 * 1_048_576 ? "MET" : "NOT MET")")
+        table.print()
+    }
 }

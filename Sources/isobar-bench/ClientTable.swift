@@ -1,0 +1,64 @@
+import Foundation
+import IsobarCore
+
+/// The map clients one benchmark process plays, multiplexed over one `BusClient` subscribed to
+/// `annotations/`: each client name has its own `AnnotationSet`, and the version it waits for.
+///
+/// `receive` runs on the bus client's receive thread: it applies the message as a real client
+/// would, and when the awaited version has been applied it calls `onApplied` (still on that
+/// thread) with the time, so latency ends when the update is applied, not when it arrived.
+final class ClientTable: @unchecked Sendable {
+    // @unchecked: `entries` only under `lock`; `onApplied` set before messages flow.
+    struct Entry {
+        var set = AnnotationSet()
+        var messages = 0
+        var awaited: Int?
+        var lastSnapshot: String?
+    }
+
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    var onApplied: (@Sendable (_ client: String, _ version: Int, _ count: Int, _ time: Double) -> Void)?
+    private(set) var gaps = 0
+    private(set) var badMessages = 0
+
+    /// Announces that `client` waits for `version`.
+    func await(_ client: String, version: Int) {
+        lock.lock(); defer { lock.unlock() }
+        entries[client, default: Entry()].awaited = version
+    }
+
+    func messages(_ client: String) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        return entries[client]?.messages ?? 0
+    }
+
+    func lastSnapshot(_ client: String) -> String? {
+        lock.lock(); defer { lock.unlock() }
+        return entries[client]?.lastSnapshot
+    }
+
+    func receive(topic: String, payload: [UInt8]) {
+        guard topic.hasPrefix("annotations/") else { return }
+        let name = String(topic.dropFirst("annotations/".count))
+        guard let object = try? JSONObject(storage: payload) else {
+            lock.lock(); badMessages += 1; lock.unlock()
+            return
+        }
+        lock.lock()
+        var entry = entries.removeValue(forKey: name) ?? Entry()
+        let outcome = try? entry.set.apply(object)
+        entry.messages += 1
+        if let field = object.field("snapshot") { entry.lastSnapshot = object.string(field) }
+        if case .gap = outcome { gaps += 1 }
+        if outcome == nil { badMessages += 1 }
+        var applied: (Int, Int)?
+        if let awaited = entry.awaited, entry.set.version >= awaited {
+            entry.awaited = nil
+            applied = (entry.set.version, entry.set.items.count)
+        }
+        entries[name] = entry
+        lock.unlock()
+        if let (version, count) = applied { onApplied?(name, version, count, Clock.now()) }
+    }
+}
