@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds release and runs every benchmark, printing the tables that go into BENCHMARKS.md.
+#   bash scripts/bench.sh [RUNS]        (default 5 runs each; median, min and max are reported)
+# Env: ISOBAR_BENCH_OUT=FILE also saves the tables; ISOBAR_BENCH_ONLY="gen latency" runs a subset.
+# Every process a benchmark starts is stopped when it ends (or on Ctrl-C); ports are fresh loopback ones.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-5}"
+out="${ISOBAR_BENCH_OUT:-/dev/null}"
+only="${ISOBAR_BENCH_ONLY:-gen bus-hop pipe-filter latency clients dense memory}"
+bash scripts/deps.sh >/dev/null
+swift build -c release --product isobar 2>&1 | grep -vE 'prohibited flag|unhandled' | tail -1
+swift build -c release --product isobar-bench 2>&1 | grep -vE 'prohibited flag|unhandled' | tail -1
+bench=.build/release/isobar-bench
+work=$(mktemp -d)
+data="$work/stations-1m.ndjson"
+child=""
+cleanup() { [ -n "$child" ] && kill "$child" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+{
+  echo "## Machine"
+  echo "nproc: $(nproc); cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); memory: $(free -g | awk '/Mem:/ {print $2}') GiB; $(swift --version 2>&1 | head -1); libzmq $(pkg-config --modversion libzmq); jq $(jq --version); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee -a "$out"
+
+step() {  # step NAME ARGS...: one benchmark, bounded in time
+  local name=$1; shift
+  case " $only " in *" $name "*) ;; *) return 0 ;; esac
+  echo "\$ isobar-bench $name $*" | tee -a "$out"
+  timeout 3600 "$bench" "$name" "$@" 2> >(tail -5 >&2) | tee -a "$out" & child=$!
+  wait "$child" || echo "bench: $name failed" | tee -a "$out"
+  child=""
+}
+
+"$bench" gen --count 1000000 --output "$data" | tee -a "$out"
+step bus-hop --runs "$runs"
+step pipe-filter --runs "$runs" --file "$data"
+step latency --runs "$runs"
+step clients --runs "$runs"
+step dense --runs "$runs"
+step memory --runs "$runs" --file "$data"
