@@ -2,7 +2,7 @@
 # Builds release and runs every benchmark, printing the tables that go into BENCHMARKS.md.
 #   bash scripts/bench.sh [RUNS]        (default 5 runs each; median, min and max are reported)
 # Env: ISOBAR_BENCH_OUT=FILE also saves the tables; ISOBAR_BENCH_ONLY="gen latency" runs a subset.
-# Every process a benchmark starts is stopped when it ends (or on Ctrl-C); ports are fresh loopback ones.
+# isobar-bench stops every process it starts when it ends (or on Ctrl-C/SIGTERM); ports are fresh loopback ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
@@ -14,8 +14,7 @@ swift build -c release --product isobar-bench 2>&1 | grep -vE 'prohibited flag|u
 bench=.build/release/isobar-bench
 work=$(mktemp -d)
 data="$work/stations-1m.ndjson"
-child=""
-cleanup() { [ -n "$child" ] && kill "$child" 2>/dev/null; rm -rf "$work"; }
+cleanup() { rm -rf "$work"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -28,9 +27,7 @@ step() {  # step NAME ARGS...: one benchmark, bounded in time
   local name=$1; shift
   case " $only " in *" $name "*) ;; *) return 0 ;; esac
   echo "\$ isobar-bench $name $*" | tee -a "$out"
-  timeout 3600 "$bench" "$name" "$@" 2> >(tail -5 >&2) | tee -a "$out" & child=$!
-  wait "$child" || echo "bench: $name failed" | tee -a "$out"
-  child=""
+  timeout 3600 "$bench" "$name" "$@" | tee -a "$out" || echo "bench: $name failed (status $?)" | tee -a "$out"
 }
 
 "$bench" gen --count 1000000 --output "$data" | tee -a "$out"
