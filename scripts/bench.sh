@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Builds release and runs every benchmark, printing the tables that go into BENCHMARKS.md.
 #   bash scripts/bench.sh [RUNS]        (default 5 runs each; median, min and max are reported)
-# Env: ISOBAR_BENCH_OUT=FILE also saves the tables; ISOBAR_BENCH_ONLY="gen latency" runs a subset.
+# Env: ISOBAR_BENCH_OUT=FILE also saves the tables; ISOBAR_BENCH_ONLY="latency dense" runs a subset;
+# ISOBAR_BENCH_BIN=DIR uses already built isobar and isobar-bench from DIR (no build: on a shared
+# machine the SwiftPM build lock can queue behind other builds for minutes).
 # isobar-bench stops every process it starts when it ends (or on Ctrl-C/SIGTERM); ports are fresh loopback ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
 out="${ISOBAR_BENCH_OUT:-/dev/null}"
-only="${ISOBAR_BENCH_ONLY:-gen bus-hop pipe-filter latency clients dense memory}"
-bash scripts/deps.sh >/dev/null
-swift build -c release --product isobar 2>&1 | grep -vE 'prohibited flag|unhandled' | tail -1
-swift build -c release --product isobar-bench 2>&1 | grep -vE 'prohibited flag|unhandled' | tail -1
-bench=.build/release/isobar-bench
+only="${ISOBAR_BENCH_ONLY:-bus-hop pipe-filter latency clients dense memory}"
+bin="${ISOBAR_BENCH_BIN:-}"
+if [ -z "$bin" ]; then
+  bash scripts/deps.sh >/dev/null
+  swift build -c release --product isobar 2>&1 | grep -vE 'prohibited flag|unhandled' | tail -1
+  swift build -c release --product isobar-bench 2>&1 | grep -vE 'prohibited flag|unhandled' | tail -1
+  bin=.build/release
+fi
+bench="$bin/isobar-bench"
 work=$(mktemp -d)
 data="$work/stations-1m.ndjson"
 cleanup() { rm -rf "$work"; }
@@ -27,7 +33,7 @@ step() {  # step NAME ARGS...: one benchmark, bounded in time
   local name=$1; shift
   case " $only " in *" $name "*) ;; *) return 0 ;; esac
   echo "\$ isobar-bench $name $*" | tee -a "$out"
-  timeout 3600 "$bench" "$name" "$@" | tee -a "$out" || echo "bench: $name failed (status $?)" | tee -a "$out"
+  timeout 3600 "$bench" "$name" "$@" --isobar "$bin/isobar" | tee -a "$out" || echo "bench: $name failed (status $?)" | tee -a "$out"
 }
 
 "$bench" gen --count 1000000 --output "$data" | tee -a "$out"
