@@ -9,7 +9,7 @@ struct KeygenCommand: ParsableCommand {
         discussion: """
         With --out or --name: writes DIR/NAME.key (the secret key, mode 0600) and DIR/NAME.pub (the public
         key), one Z85 key each; existing files are kept unless --force. Otherwise prints the keypair as
-        ISOBAR_CURVE_PUBLICKEY=... and ISOBAR_CURVE_SECRETKEY=... lines.
+        ISOBAR_CURVE_PUBLICKEY='...' and ISOBAR_CURVE_SECRETKEY='...' lines, ready for eval.
         The broker takes its .key with --curve-secret and the clients' .pub files with --curve-allow;
         each client sets ISOBAR_CURVE_SERVERKEY=broker.pub and ISOBAR_CURVE_SECRETKEY=its own .key.
         """)
@@ -30,8 +30,10 @@ struct KeygenCommand: ParsableCommand {
             throw CLIError("keygen: \(error)")
         }
         guard out != nil || name != nil else {
-            print("\(BusSecurity.publicKeyVariable)=\(pair.publicKey)")
-            print("\(BusSecurity.secretKeyVariable)=\(pair.secretKey)")
+            // Z85 uses $, &, ( and other shell characters but never a single quote: quoted this way the
+            // output can be given to `eval` as is.
+            print("\(BusSecurity.publicKeyVariable)='\(pair.publicKey)'")
+            print("\(BusSecurity.secretKeyVariable)='\(pair.secretKey)'")
             return
         }
         do {
