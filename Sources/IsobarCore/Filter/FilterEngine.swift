@@ -10,7 +10,7 @@ public final class FilterEngine {
     public let options: FilterOptions
     private var snapshots: [Day: StationSnapshot] = [:]
     private var assembler = SnapshotAssembler()
-    private var interner = KeyInterner()
+    private let interner = KeyInterner()
     private var clients: [String: ClientState] = [:]
     private var lastSweep = 0.0
     private var lastResyncRequest = -Double.infinity
@@ -82,7 +82,7 @@ public final class FilterEngine {
         }
         switch assembler.finish(end) {
         case .complete(let stations):
-            snapshots[end.day] = StationSnapshot(end: end, stations: stations, interner: &interner)
+            snapshots[end.day] = StationSnapshot(end: end, stations: stations, interner: interner)
             for client in clients.values where client.viewport.day == end.day {
                 send(client, full: client.shownSnapshot == nil, into: &out)
                 refreshSelection(client, onlyIfChanged: true, into: &out)

@@ -1,9 +1,11 @@
 /// Collects `station` messages until their `snapshot` end marker completes them.
 ///
-/// Stations are slotted by `seq`, so duplicates (two publishers replaying the same snapshot) are
-/// harmless and a gap is detected: a snapshot is complete only when every seq 0..<count arrived.
-/// Only a few snapshots are assembled at once, and a seq beyond `maxStations` is refused, so a
-/// broken or hostile publisher cannot grow memory without bound.
+/// Stations normally arrive in `seq` order (ZeroMQ keeps one publisher's order) and are simply
+/// appended; one arriving early waits in a side table until the gap before it fills. Duplicates
+/// (two publishers replaying the same snapshot) are ignored, and a gap is detected: a snapshot is
+/// complete only when every seq 0..<count arrived. Only a few snapshots are assembled at once, and
+/// a seq beyond `maxStations` is refused, so a broken or hostile publisher cannot grow memory
+/// without bound. The completed array is handed over without a copy.
 public struct SnapshotAssembler: Sendable {
     public enum Outcome: Sendable {
         case complete([Station])
@@ -14,10 +16,10 @@ public struct SnapshotAssembler: Sendable {
     }
 
     private struct Pending: Sendable {
-        var day: Day
-        var slots: [Station?] = []
-        var received = 0
+        var stations: [Station] = []
+        var early: [Int: Station] = [:]
         var lastTouched: Int
+        var received: Int { stations.count + early.count }
     }
 
     public let maxStations: Int
@@ -36,20 +38,22 @@ public struct SnapshotAssembler: Sendable {
             throw MessageError("seq \(message.seq) exceeds the largest snapshot accepted (\(maxStations) stations)")
         }
         clock += 1
-        if pending[message.snapshot] == nil {
+        var entry: Pending
+        if let existing = pending.removeValue(forKey: message.snapshot) {
+            entry = existing
+        } else {
             if pending.count >= maxPending, let oldest = pending.min(by: { $0.value.lastTouched < $1.value.lastTouched })?.key {
                 pending[oldest] = nil
             }
-            pending[message.snapshot] = Pending(day: message.day, lastTouched: clock)
+            entry = Pending(lastTouched: clock)
         }
-        pending[message.snapshot]!.lastTouched = clock
-        var entry = pending.removeValue(forKey: message.snapshot)!
-        if message.seq >= entry.slots.count {
-            let newCount = max(message.seq + 1, min(maxStations, entry.slots.count * 2))
-            entry.slots.append(contentsOf: repeatElement(nil, count: newCount - entry.slots.count))
-        }
-        if entry.slots[message.seq] == nil { entry.received += 1 }
-        entry.slots[message.seq] = message.station
+        entry.lastTouched = clock
+        if message.seq == entry.stations.count {
+            entry.stations.append(message.station)
+            while let next = entry.early.removeValue(forKey: entry.stations.count) { entry.stations.append(next) }
+        } else if message.seq > entry.stations.count {
+            entry.early[message.seq] = message.station
+        }  // else: a duplicate of a station already held
         pending[message.snapshot] = entry
     }
 
@@ -60,16 +64,10 @@ public struct SnapshotAssembler: Sendable {
             return .complete([])
         }
         guard let entry = pending.removeValue(forKey: end.snapshot) else { return .unknown }
-        guard entry.received == end.count, entry.slots.count >= end.count else {
+        guard entry.stations.count >= end.count else {
             return .incomplete(received: entry.received, expected: end.count)
         }
-        var stations: [Station] = []
-        stations.reserveCapacity(end.count)
-        for k in 0..<end.count {
-            guard let station = entry.slots[k] else { return .incomplete(received: entry.received, expected: end.count) }
-            stations.append(station)
-        }
-        return .complete(stations)
+        return .complete(entry.stations.count == end.count ? entry.stations : Array(entry.stations.prefix(end.count)))
     }
 
     /// Drops a pending snapshot (one that is already current, so assembling it again is waste).

@@ -79,6 +79,7 @@ public struct JSONObject: Sendable {
     /// Scans `{ "k": v, ... }` at the scanner's position, recording each top-level member.
     private static func scanMembers(_ scanner: inout JSONScanner, depth: Int) throws(JSONError) -> [JSONField] {
         var fields: [JSONField] = []
+        fields.reserveCapacity(16)
         scanner.index += 1  // '{'
         scanner.skipWhitespace()
         if scanner.peek() == UInt8(ascii: "}") { scanner.index += 1; return fields }

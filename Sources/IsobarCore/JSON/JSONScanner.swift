@@ -97,6 +97,11 @@ struct JSONScanner {
         var escaped = false
         while index < bytes.count {
             let byte = bytes[index]
+            // Fast path: plain printable ASCII, the bulk of every string.
+            if byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1

@@ -5,14 +5,34 @@ public struct Station: Sendable, Equatable {
     public var id: String
     public var name: String
     public var coordinate: Coordinate
+    // Values are stored as plain Doubles with NaN for "unknown" (JSON cannot carry NaN, so it can
+    // never be a real value): 8 bytes each instead of an Optional's 16 with padding, which is
+    // 32 MB less for a million stations. The public API is still `Double?`.
+    private var storedTemperature = Double.nan
+    private var storedWindSpeed = Double.nan
+    private var storedWindDirection = Double.nan
+    private var storedPrecipitation = Double.nan
+
     /// Degrees Fahrenheit.
-    public var temperature: Double?
+    public var temperature: Double? {
+        get { storedTemperature.isNaN ? nil : storedTemperature }
+        set { storedTemperature = newValue ?? .nan }
+    }
     /// Miles per hour.
-    public var windSpeed: Double?
+    public var windSpeed: Double? {
+        get { storedWindSpeed.isNaN ? nil : storedWindSpeed }
+        set { storedWindSpeed = newValue ?? .nan }
+    }
     /// Degrees clockwise from north that the wind blows FROM; 0 and 360 both mean north.
-    public var windDirection: Double?
+    public var windDirection: Double? {
+        get { storedWindDirection.isNaN ? nil : storedWindDirection }
+        set { storedWindDirection = newValue ?? .nan }
+    }
     /// Chance of precipitation, percent 0...100.
-    public var precipitation: Double?
+    public var precipitation: Double? {
+        get { storedPrecipitation.isNaN ? nil : storedPrecipitation }
+        set { storedPrecipitation = newValue ?? .nan }
+    }
 
     public init(id: String, name: String, coordinate: Coordinate, temperature: Double? = nil,
                 windSpeed: Double? = nil, windDirection: Double? = nil, precipitation: Double? = nil) {
@@ -23,6 +43,11 @@ public struct Station: Sendable, Equatable {
         self.windSpeed = windSpeed
         self.windDirection = windDirection
         self.precipitation = precipitation
+    }
+
+    public static func == (a: Station, b: Station) -> Bool {
+        a.id == b.id && a.name == b.name && a.coordinate == b.coordinate && a.temperature == b.temperature
+            && a.windSpeed == b.windSpeed && a.windDirection == b.windDirection && a.precipitation == b.precipitation
     }
 
     /// Reads the station members of a `station` message or of an element of a `visible` upsert.
