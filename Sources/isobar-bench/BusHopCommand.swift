@@ -26,7 +26,11 @@ struct BusHopCommand: ParsableCommand {
         let broker = try Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log")
         let plug = try Children.start(isobar, ["plug", "--name", "hop", "--sub", "hopA", "--", Paths.bench, "pass-through"],
                                       environment: env, log: scratch + "/plug.log")
-        defer { Children.stop([broker, plug]) }
+        var keepLogs = true
+        defer {
+            Children.stop([broker, plug])
+            if !keepLogs { try? FileManager.default.removeItem(atPath: scratch) }
+        }
 
         let context = try ZMQContext()
         let publisher = try ZMQSocket(context, .pub)
@@ -47,6 +51,7 @@ struct BusHopCommand: ParsableCommand {
             isobarRuns.append(traffic.run(send: sendBus, receiver: subscriber))
         }
 
+        keepLogs = false
         let rate: (HopTraffic.Result) -> Double = { Double($0.received) / $0.seconds }
         let rawRates = Summary(rawRuns.map(rate)), isobarRates = Summary(isobarRuns.map(rate))
         let ratios = Summary(zip(isobarRuns, rawRuns).map { rate($0) / rate($1) })

@@ -80,7 +80,7 @@ struct DenseCommand: ParsableCommand {
                     pipeline.clients.await(name, version: version)
                     let start = Clock.now()
                     pipeline.client.publish(Array(writer.bytes.dropLast()))
-                    guard let (time, _) = waiter.wait(timeout: 10) else { throw ValidationError("dense: no answer in 10 s; logs in \(pipeline.scratch)") }
+                    guard let (time, _) = waiter.wait(timeout: 10) else { throw pipeline.failure("dense: no answer in 10 s") }
                     latencies.append(time - start)
                 }
                 perRun.append(Summary(latencies).median)

@@ -43,9 +43,20 @@ final class Pipeline {
         client.start { topic, payload in table.receive(topic: topic, payload: payload) }
     }
 
+    /// Set when a run failed: `stop` then keeps the logs that the error message names.
+    var keepLogs = false
+
+    /// Stops every process and removes the logs unless `keepLogs`.
     func stop() {
         client.close()
         Children.stop(processes)
+        if !keepLogs { try? FileManager.default.removeItem(atPath: scratch) }
+    }
+
+    /// An error naming the logs, which are then kept.
+    func failure(_ message: String) -> ValidationError {
+        keepLogs = true
+        return ValidationError("\(message); logs in \(scratch)")
     }
 
     /// The probe client's viewport: a tiny box in the ocean, so its answers are small.
@@ -63,7 +74,7 @@ final class Pipeline {
     func handshake(timeout: Double = 20) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while clients.messages(Self.probe) == 0 {
-            guard Date() < deadline else { throw ValidationError("pipeline handshake: no answer in \(Int(timeout)) s; logs in \(scratch)") }
+            guard Date() < deadline else { throw failure("pipeline handshake: no answer in \(Int(timeout)) s") }
             client.publish(Self.probeViewport)
             waitFor(seconds: 0.1) { self.clients.messages(Self.probe) > 0 }
         }
@@ -97,14 +108,14 @@ final class Pipeline {
             asked += 1
             let needed = base + asked - 1
             guard waitFor(seconds: 120, { self.clients.messages(Self.probe) >= needed }) else {
-                throw ValidationError("loading: the filter stopped answering; logs in \(scratch)")
+                throw failure("loading: the filter stopped answering")
             }
         }
         // A final probe is answered after the end marker was handled: it names the snapshot in force.
         let before = clients.messages(Self.probe)
         client.publish(Self.probeResync)
         guard waitFor(seconds: 120, { self.clients.messages(Self.probe) > before && self.clients.lastSnapshot(Self.probe) == id }) else {
-            throw ValidationError("loading: snapshot \(id) did not take effect (lost stations?); logs in \(scratch)")
+            throw failure("loading: snapshot \(id) did not take effect (lost stations?)")
         }
     }
 }
