@@ -29,7 +29,7 @@ public final class StationSnapshot {
         interner.reserve(stations.count)
         keys = stations.map { interner.key(for: $0.id) }
         fingerprints = stations.map(\.fingerprint)
-        grid = SpatialGrid(coordinates: stations.map(\.coordinate))
+        grid = SpatialGrid(coordinates: stations.lazy.map(\.coordinate))  // no temporary copy
         var positions = [Int32](repeating: -1, count: interner.count)
         for (i, key) in keys.enumerated() { positions[Int(key)] = Int32(i) }
         positionByKey = positions

@@ -20,7 +20,7 @@ public struct SpatialGrid: Sendable {
 
     /// - Parameter cellsPerDegree: resolution; by default about 16 points per cell on average
     ///   for large sets (1° for up to ~1M points on 64,800 cells, finer above).
-    public init(coordinates: [Coordinate], cellsPerDegree: Int? = nil) {
+    public init<C: RandomAccessCollection>(coordinates: C, cellsPerDegree: Int? = nil) where C.Element == Coordinate, C.Index == Int {
         let resolution = cellsPerDegree ?? (coordinates.count > 1_500_000 ? 2 : 1)
         self.cellsPerDegree = resolution
         rows = 180 * resolution
@@ -43,8 +43,8 @@ public struct SpatialGrid: Sendable {
         }
         cellStart = counts
         self.order = order
-        latitudes = order.map { coordinates[Int($0)].latitude }
-        longitudes = order.map { coordinates[Int($0)].longitude }
+        latitudes = order.map { coordinates[coordinates.startIndex + Int($0)].latitude }
+        longitudes = order.map { coordinates[coordinates.startIndex + Int($0)].longitude }
     }
 
     @inline(__always) static func cell(_ latitude: Double, _ longitude: Double, _ resolution: Int, _ rows: Int, _ columns: Int) -> Int {
