@@ -27,6 +27,8 @@ enum PlugInput {
     private static func run(socket: ZMQSocket, plug: Plug, stage: String, logger: Logger) {
         var current: ChildProcess?
         var dropped = 0
+        var batch: [UInt8] = []
+        batch.reserveCapacity(80 * 1024)
         defer {
             current?.stdin.close()
             socket.close()
@@ -52,33 +54,56 @@ enum PlugInput {
                 if !error.isTerminated { logger.error("\(stage): receiving from the broker failed: \(error)") }
                 return
             }
-            guard let message = received else { continue }
-            guard message.isTopicAndPayload else {
-                logger.warning("\(stage): ignoring a \(message.frames.count)-frame message on topic \(message.topic)")
-                continue
-            }
-            var line = message.payload
-            if line.contains(0x0A) {
-                logger.warning("\(stage): ignoring a message on topic \(message.topic) with a newline inside its JSON")
-                continue
-            }
+            guard let first = received else { continue }
             guard let target = current, !target.stdin.isClosed else {
                 if dropped == 0 { logger.warning("\(stage): the command is not running; dropping messages until it is") }
                 dropped += 1
                 continue
             }
-            line.append(0x0A)
-            do {
-                try line.withUnsafeBytes { try target.stdin.writeAll($0) }
-            } catch {
-                if (error as? ChildProcessPipeError)?.isBrokenPipe == true {
-                    logger.warning("\(stage): the command closed its stdin or exited; dropping messages until it restarts")
-                } else {
-                    logger.error("\(stage): writing to the command's stdin failed: \(error)")
+            // Take whatever else is already queued (up to ~64 KiB) and hand it to the command in one
+            // write: one syscall per burst instead of one per message.
+            batch.removeAll(keepingCapacity: true)
+            var message: ZMQMessage? = first
+            var terminated = false
+            while let next = message {
+                append(next, to: &batch, stage: stage, logger: logger)
+                guard batch.count < 64 * 1024 else { break }
+                do {
+                    message = try socket.receiveMessageNonBlocking()
+                } catch {
+                    terminated = true
+                    message = nil
                 }
-                target.stdin.close()
-                dropped += 1
             }
+            if !batch.isEmpty {
+                do {
+                    try batch.withUnsafeBytes { try target.stdin.writeAll($0) }
+                } catch {
+                    if (error as? ChildProcessPipeError)?.isBrokenPipe == true {
+                        logger.warning("\(stage): the command closed its stdin or exited; dropping messages until it restarts")
+                    } else {
+                        logger.error("\(stage): writing to the command's stdin failed: \(error)")
+                    }
+                    target.stdin.close()
+                    dropped += 1
+                }
+            }
+            if terminated { return }
         }
+    }
+
+    /// Appends one bus message's JSON line plus `\n`, skipping (with a log line) what is not one.
+    private static func append(_ message: ZMQMessage, to batch: inout [UInt8], stage: String, logger: Logger) {
+        guard message.isTopicAndPayload else {
+            logger.warning("\(stage): ignoring a \(message.frames.count)-frame message on topic \(message.topic)")
+            return
+        }
+        let line = message.frames[1]
+        if line.contains(0x0A) {
+            logger.warning("\(stage): ignoring a message on topic \(message.topic) with a newline inside its JSON")
+            return
+        }
+        batch.append(contentsOf: line)
+        batch.append(0x0A)
     }
 }
