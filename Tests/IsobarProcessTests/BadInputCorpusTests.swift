@@ -450,6 +450,7 @@ enum CorpusRun {
             }
         }
         kept += remaining
+        print("reliability: corpus \(stage): \(expectedEntries.count) bad lines interleaved with \(clean.lines.count) good output lines: \(errors.count) errors (expected \(errorEntries.count)), \(passEntries.count) passed through, peak RSS \(dirty.peakKB) kB")
         let normalize = stage == "fetch" || stage == "persist"
         var left = normalize ? kept.map(stripTimes) : kept
         var right = normalize ? clean.lines.map(stripTimes) : clean.lines
