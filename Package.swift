@@ -61,6 +61,6 @@ let package = Package(
         .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore"]),
         .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"]),
         .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus"]),
-        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost"]),
+        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost"], exclude: ["Fixtures"]),
     ]
 )
