@@ -4,6 +4,10 @@ import IsobarCore
 /// One map client on the bus: keeps its viewport alive, applies annotations, detects gaps and asks
 /// for a resync, and re-announces itself when the filter restarts.
 ///
+/// Every `heartbeat` seconds it re-sends its viewport with the annotations version it has applied.
+/// That is what recovers an answer lost anywhere on the way (a broker, plug or formatter restarting
+/// while the client is idle): the filter sees the client is behind and resends the whole set.
+///
 /// `@unchecked Sendable`: mutable state is only touched under `lock`; the bus client is thread-safe.
 public final class AttachSession: @unchecked Sendable {
     public let client: String
@@ -21,7 +25,11 @@ public final class AttachSession: @unchecked Sendable {
     /// Called (on the receive thread) after each applied message.
     public var onChange: (@Sendable () -> Void)?
 
-    public init(client: String, initial: Viewport?, heartbeat: Double = 30, endpoints: BrokerEndpoints = .fromEnvironment()) throws {
+    /// Seconds between heartbeats: with the filter's grace for answers in flight (0.25 s) and the
+    /// bus reconnecting within a few hundred milliseconds, a lost answer is repaired within about a second.
+    public static let defaultHeartbeat = 0.5
+
+    public init(client: String, initial: Viewport?, heartbeat: Double = AttachSession.defaultHeartbeat, endpoints: BrokerEndpoints = .fromEnvironment()) throws {
         self.client = client
         self.heartbeat = heartbeat
         self.viewport = initial
@@ -34,11 +42,12 @@ public final class AttachSession: @unchecked Sendable {
         // what it sends before the connection is up (ZeroMQ's slow joiner).
         let probe = Thread { [weak self] in
             var sinceHeartbeat = 0.0
+            let tick = min(0.25, self?.heartbeat ?? 0.25)
             while let self, !self.isClosed {
                 let waiting = self.lock.withLock { !self.answered && self.viewport != nil }
                 if waiting { self.announce() }
-                Thread.sleep(forTimeInterval: 0.25)
-                sinceHeartbeat += 0.25
+                Thread.sleep(forTimeInterval: tick)
+                sinceHeartbeat += tick
                 if sinceHeartbeat >= self.heartbeat {
                     sinceHeartbeat = 0
                     self.sendViewport()
@@ -58,8 +67,10 @@ public final class AttachSession: @unchecked Sendable {
         bus.publish(Array(writer.bytes.dropLast()))
     }
 
+    /// Sends the viewport, with the version applied once the filter has answered.
     public func sendViewport() {
-        guard let viewport = lock.withLock({ self.viewport }) else { return }
+        guard var viewport = lock.withLock({ self.viewport }) else { return }
+        viewport.version = lock.withLock { answered ? annotations.version : nil }
         var writer = JSONWriter()
         viewport.write(to: &writer)
         bus.publish(Array(writer.bytes.dropLast()))

@@ -6,94 +6,146 @@ import Logging
 /// received on the subscribed topics is written to stdin as its JSON line plus `\n`.
 ///
 /// It is the only thread that writes to or closes a child's stdin, so a descriptor is never closed
-/// under a write. Each turn it asks the `Plug` which child is current: when that changes (the child
-/// exited, a new one started, shutdown began) it closes the old stdin, which is how a child sees end
-/// of input. While no child runs, messages are dropped and counted in the log; a write that fails
-/// because the child died (EPIPE; SIGPIPE is ignored) is dropped the same way, never fatal.
+/// under a write. It asks the `Plug` which child is current each turn and again whenever a message
+/// arrives while it holds none: when that changes (the child exited, a new one started, shutdown
+/// began) it closes the old stdin, which is how a child sees end of input. While no child runs,
+/// messages are held (up to `pendingLimit` bytes) and handed to the next child in order, so a stage
+/// restart loses only what the dead child had already read; beyond the bound they are dropped and
+/// counted in the log. A write that fails because the child died (EPIPE; SIGPIPE is ignored) is
+/// logged, never fatal.
 enum PlugInput {
     /// How often the loop looks at the plug's state when no message arrives.
     static let pollInterval: Duration = .milliseconds(100)
+    /// Most bytes held for the next child while none runs (a restart's backoff is at most seconds).
+    static let pendingLimit = 8 << 20
 
     /// Starts the loop; `done` is signalled after it has closed the socket and the last stdin.
     static func start(socket: ZMQSocket, plug: Plug, stage: String, logger: Logger, done: DispatchSemaphore) {
         let thread = Thread {
-            run(socket: socket, plug: plug, stage: stage, logger: logger)
+            var loop = Loop(plug: plug, stage: stage, logger: logger)
+            loop.run(socket: socket)
             done.signal()
         }
         thread.name = "isobar-input"
         thread.start()
     }
 
-    private static func run(socket: ZMQSocket, plug: Plug, stage: String, logger: Logger) {
+    /// The loop's state: the child it writes to and what waits for the next one.
+    private struct Loop {
+        let plug: Plug
+        let stage: String
+        let logger: Logger
         var current: ChildProcess?
+        /// Complete lines received while no child could take them.
+        var pending: [UInt8] = []
         var dropped = 0
         var batch: [UInt8] = []
-        batch.reserveCapacity(80 * 1024)
-        defer {
-            current?.stdin.close()
-            socket.close()
+
+        init(plug: Plug, stage: String, logger: Logger) {
+            self.plug = plug
+            self.stage = stage
+            self.logger = logger
+            batch.reserveCapacity(80 * 1024)
         }
-        while true {
+
+        /// A child that can take input now, if any.
+        var writable: ChildProcess? {
+            guard let current, !current.stdin.isClosed else { return nil }
+            return current
+        }
+
+        /// Follows the plug's current child; returns true when shutdown has begun.
+        mutating func refresh() -> Bool {
             let (child, shuttingDown) = plug.inputTarget()
             if current !== child {
                 current?.stdin.close()
                 current = child
                 if child != nil && dropped > 0 {
-                    logger.warning("\(stage): dropped \(dropped) message(s) while the command was not running")
+                    logger.warning("\(stage): dropped \(dropped) message(s) while the command was not running (more than \(PlugInput.pendingLimit) bytes waited)")
                     dropped = 0
                 }
             }
-            // The deferred close above ends the stopping child's input, even one this thread never
-            // wrote to (shutdown came before it looked).
-            if shuttingDown { return }
+            return shuttingDown
+        }
 
-            let received: ZMQMessage?
-            do {
-                received = try socket.receiveMessage(timeout: pollInterval)
-            } catch {
-                if !error.isTerminated { logger.error("\(stage): receiving from the broker failed: \(error)") }
-                return
+        mutating func run(socket: ZMQSocket) {
+            defer {
+                current?.stdin.close()
+                socket.close()
             }
-            guard let first = received else { continue }
-            guard let target = current, !target.stdin.isClosed else {
-                if dropped == 0 { logger.warning("\(stage): the command is not running; dropping messages until it is") }
-                dropped += 1
-                continue
-            }
-            // Take whatever else is already queued (up to ~64 KiB) and hand it to the command in one
-            // write: one syscall per burst instead of one per message.
-            batch.removeAll(keepingCapacity: true)
-            var message: ZMQMessage? = first
-            var terminated = false
-            while let next = message {
-                append(next, to: &batch, stage: stage, logger: logger)
-                guard batch.count < 64 * 1024 else { break }
-                do {
-                    message = try socket.receiveMessageNonBlocking()
-                } catch {
-                    terminated = true
-                    message = nil
+            while true {
+                // The deferred close above ends the stopping child's input, even one this thread
+                // never wrote to (shutdown came before it looked).
+                if refresh() { return }
+                if !pending.isEmpty, let target = writable {
+                    let held = pending
+                    pending.removeAll()
+                    write(held, to: target)
                 }
-            }
-            if !batch.isEmpty {
+
+                let received: ZMQMessage?
                 do {
-                    try batch.withUnsafeBytes { try target.stdin.writeAll($0) }
+                    received = try socket.receiveMessage(timeout: pollInterval)
                 } catch {
-                    if (error as? ChildProcessPipeError)?.isBrokenPipe == true {
-                        logger.warning("\(stage): the command closed its stdin or exited; dropping messages until it restarts")
-                    } else {
-                        logger.error("\(stage): writing to the command's stdin failed: \(error)")
+                    if !error.isTerminated { logger.error("\(stage): receiving from the broker failed: \(error)") }
+                    return
+                }
+                guard let first = received else { continue }
+                // Take whatever else is already queued (up to ~64 KiB) and hand it to the command in
+                // one write: one syscall per burst instead of one per message.
+                batch.removeAll(keepingCapacity: true)
+                var message: ZMQMessage? = first
+                var terminated = false
+                while let next = message {
+                    PlugInput.append(next, to: &batch, stage: stage, logger: logger)
+                    guard batch.count < 64 * 1024 else { break }
+                    do {
+                        message = try socket.receiveMessageNonBlocking()
+                    } catch {
+                        terminated = true
+                        message = nil
                     }
-                    target.stdin.close()
-                    dropped += 1
                 }
+                // The child may have been replaced during the receive: look again before holding.
+                if writable == nil, refresh() { return }
+                if let target = writable, pending.isEmpty {
+                    write(batch, to: target)
+                } else {
+                    hold(batch)
+                }
+                if terminated { return }
             }
-            if terminated { return }
+        }
+
+        mutating func hold(_ lines: [UInt8]) {
+            guard !lines.isEmpty else { return }
+            if pending.isEmpty && dropped == 0 {
+                logger.warning("\(stage): the command is not running; holding messages for its restart")
+            }
+            if pending.count + lines.count <= PlugInput.pendingLimit {
+                pending.append(contentsOf: lines)
+            } else {
+                dropped += lines.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            }
+        }
+
+        mutating func write(_ lines: [UInt8], to target: ChildProcess) {
+            guard !lines.isEmpty else { return }
+            do {
+                try lines.withUnsafeBytes { try target.stdin.writeAll($0) }
+            } catch {
+                if (error as? ChildProcessPipeError)?.isBrokenPipe == true {
+                    logger.warning("\(stage): the command closed its stdin or exited; holding messages until it restarts")
+                } else {
+                    logger.error("\(stage): writing to the command's stdin failed: \(error)")
+                }
+                target.stdin.close()
+            }
         }
     }
 
     /// Appends one bus message's JSON line plus `\n`, skipping (with a log line) what is not one.
-    private static func append(_ message: ZMQMessage, to batch: inout [UInt8], stage: String, logger: Logger) {
+    static func append(_ message: ZMQMessage, to batch: inout [UInt8], stage: String, logger: Logger) {
         guard message.isTopicAndPayload else {
             logger.warning("\(stage): ignoring a \(message.frames.count)-frame message on topic \(message.topic)")
             return

@@ -45,7 +45,7 @@ public struct PersistStage: Sendable {
             return
         }
         do {
-            type = try object.requireString("type")
+            type = try object.requireName("type")
         } catch {
             reject(error.description, line, into: &writer)
             return

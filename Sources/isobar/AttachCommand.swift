@@ -20,7 +20,8 @@ struct AttachCommand: ParsableCommand {
           stdout: {"type":"annotations","client":"alice","version":1,"full":true,…,"upsert":[{"id":"K1D3","coordinate":{…},"title":"46°",…}],"remove":[]}
                   {"type":"callout","client":"alice","id":"K1D3",…}
         A gap in "version" triggers a resync request; the viewport is re-sent when the filter restarts and
-        every --heartbeat seconds so the filter does not forget an idle client. At end of stdin it waits
+        every --heartbeat seconds with the version applied, so the filter keeps an idle client and resends
+        the whole set when an answer was lost (a broker or stage restart on the way). At end of stdin it waits
         --drain seconds for the last answers, then exits 0.
         """)
 
@@ -42,8 +43,8 @@ struct AttachCommand: ParsableCommand {
     var limit: Int?
     @Option(help: "Seconds to keep listening after stdin ends (plain mode).")
     var drain: Double = 1
-    @Option(help: "Seconds between viewport re-sends that keep the client alive.")
-    var heartbeat: Double = 30
+    @Option(help: "Seconds between heartbeats (the viewport with the version applied): they keep the client alive and recover lost answers.")
+    var heartbeat: Double = AttachSession.defaultHeartbeat
     @Flag(help: "Plain NDJSON mode even on a terminal.")
     var plain = false
 
@@ -51,6 +52,7 @@ struct AttachCommand: ParsableCommand {
         Logs.bootstrap(level: .warning)
         LineOutput.ignoreSIGPIPE()
         guard !client.isEmpty, !client.contains("/") else { throw ValidationError("--client must be a non-empty name without '/'") }
+        guard heartbeat >= 0.1 else { throw ValidationError("--heartbeat must be at least 0.1 seconds, not \(heartbeat)") }
         let presentation = Presentation(field: field, units: units, windUnit: windUnit, locale: locale)
         var initial: Viewport? = nil
         if let viewport {

@@ -171,6 +171,38 @@ struct ClientModel {
         #expect(Set(model.items.keys) == zoomExpected)
     }
 
+    @Test func heartbeatWithAnOlderVersionGetsTheWholeSetAgain() throws {
+        let engine = FilterEngine()
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: try TestSupport.onx(.today)))
+        let first = feed(engine, viewport("alice", 40.924, -108.0955, 25, 20), at: 1_000)
+        #expect(first.map { $0.num("version") } == [1])
+        // A pan whose answer (version 2) is then lost on the way.
+        let lost = feed(engine, viewport("alice", 41.5, -107, 25, 20), at: 1_001)
+        #expect(lost.map { $0.num("version") } == [2])
+        let behind = #","version":1"#
+        // A heartbeat still within the grace: the answer may be in flight, nothing is sent.
+        #expect(feed(engine, viewport("alice", 41.5, -107, 25, 20, extra: behind), at: 1_001.1).isEmpty)
+        // The client has applied version 2: nothing to do either.
+        #expect(feed(engine, viewport("alice", 41.5, -107, 25, 20, extra: #","version":2"#), at: 1_003).isEmpty)
+        #expect(feed(engine, viewport("alice", 41.5, -107, 25, 20), at: 1_003).isEmpty)
+        // Still at version 1 a second later: the whole set again, as version 3.
+        let again = feed(engine, viewport("alice", 41.5, -107, 25, 20, extra: behind), at: 1_002)
+        #expect(again.count == 1)
+        #expect(again.first?.num("version") == 3)
+        #expect(again.first?.bool(again[0].field("full")!) == true)
+        let reference = try TestSupport.onx(.today).filter {
+            referenceVisible($0.coordinate, center: Coordinate(latitude: 41.5, longitude: -107), dlat: 25, dlon: 20)
+        }
+        #expect(Set(again[0].objects("upsert").map { $0.str("id") }) == Set(reference.map { Optional($0.id) }))
+        // A filter that never saw the client (it restarted) answers the heartbeat in full.
+        let fresh = FilterEngine()
+        _ = feed(fresh, TestSupport.snapshotLines(day: .today, stations: try TestSupport.onx(.today)))
+        let restarted = feed(fresh, viewport("alice", 41.5, -107, 25, 20, extra: #","version":7"#), at: 1_000)
+        #expect(restarted.map { $0.num("version") } == [1])
+        #expect(restarted.first?.objects("upsert").count == reference.count)
+        #expect(feed(fresh, viewport("alice", 0, 0, 1, 1, extra: #","version":-1"#)).map { $0.str("message") } == ["version -1 must not be negative"])
+    }
+
     @Test func idleClientsAreForgotten() throws {
         var options = FilterOptions()
         options.idleSeconds = 60

@@ -57,6 +57,43 @@ import Testing
         #expect(message?.contains(expected) == true, "\(text) -> \(message ?? "accepted")")
     }
 
+    @Test(arguments: [
+        (#"{"a":{"b":1,"b":2}}"#, "b"),
+        (#"{"a":{"b":1,"\u0062":2}}"#, "b"),
+        (#"{"a":[{"x":1},{"y":{"z":1,"w":2,"z":3}}]}"#, "z"),
+        (#"{"a":{"b":{"c":1},"b":2}}"#, "b"),
+        (#"{"o":{"p":1},"o":2}"#, "o"),
+    ])
+    func rejectsDuplicateKeysAtAnyDepth(_ text: String, _ key: String) {
+        #expect(failure(text) == "duplicate key \"\(key)\"", "\(text)")
+    }
+
+    @Test func sameKeysInDifferentObjectsAreFine() throws {
+        // Siblings and parent/child may share key names; only one object's own keys must differ.
+        let object = try parse(#"{"a":{"a":{"a":1}},"u":[{"id":1,"t":2},{"id":3,"t":4}],"b":{"id":5},"id":6}"#)
+        #expect(object.num("id") == 6)
+        #expect(object.arrayElements(object.field("u")!).count == 2)
+    }
+
+    @Test func manyKeysAreCheckedByHashing() throws {
+        // Past 32 keys an object's keys go into a hash set: 20,000 keys parse quickly, and a
+        // duplicate anywhere among them (escaped or not, first or last) is still found.
+        func object(_ count: Int, extra: String = "", nested: Bool) -> String {
+            let body = (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + extra
+            return nested ? #"{"type":"t","inner":{"# + body + "}}" : "{" + body + "}"
+        }
+        for nested in [false, true] {
+            #expect(failure(object(20_000, nested: nested)) == nil)
+            #expect(failure(object(20_000, extra: #","k0":1"#, nested: nested)) == "duplicate key \"k0\"")
+            #expect(failure(object(20_000, extra: #","k19999":1"#, nested: nested)) == "duplicate key \"k19999\"")
+            #expect(failure(object(40, extra: #","\u006b5":1"#, nested: nested)) == "duplicate key \"k5\"")
+            #expect(failure(object(33, extra: #","k32":1"#, nested: nested)) == "duplicate key \"k32\"")
+        }
+        // A large object holding small ones, and a small one after a large one closed.
+        #expect(failure(#"{"big":"# + object(100, nested: false) + #","s":{"a":1,"a":2}}"#) == "duplicate key \"a\"")
+        #expect(failure(#"{"x":{"# + (0..<50).map { "\"q\($0)\":{\"a\":1,\"b\":2}" }.joined(separator: ",") + "}}") == nil)
+    }
+
     @Test func rejectsDeepNestingWithoutRecursingFar() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(failure(#"{"a":"# + deep + "}")?.contains("nesting deeper than 64") == true)

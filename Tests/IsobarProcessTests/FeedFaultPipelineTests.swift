@@ -57,6 +57,17 @@ struct FeedFaultPipelineTests {
             }
         }
 
+        /// Waits until snapshot headers of `count` distinct snapshots have been seen.
+        func waitForSnapshots(_ count: Int, timeout: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            condition.lock()
+            defer { condition.unlock() }
+            while snapshotIDs.keys.filter({ !$0.hasPrefix("station:") }).count < count {
+                if !condition.wait(until: deadline) { return false }
+            }
+            return true
+        }
+
         var statusCount: Int { condition.lock(); defer { condition.unlock() }; return statuses.count }
         var ids: Set<String> { condition.lock(); defer { condition.unlock() }; return Set(snapshotIDs.keys) }
     }
@@ -123,6 +134,9 @@ struct FeedFaultPipelineTests {
         let want = viewer.expected(today)
         try #require(viewer.waitFor(want, titles: titles, timeout: .seconds(60)) != nil, "no first convergence\n\(pipeline.process.stderrText.suffix(3000))")
         let good = viewer.session.snapshot().annotations.fetchedAt
+        // Today's and tomorrow's snapshots are fetched one after the other: take the good set only
+        // once both have crossed the bus (the client converging on today says nothing of tomorrow).
+        try #require(watcher.waitForSnapshots(2, timeout: 30), "tomorrow's snapshot never crossed the bus: \(watcher.ids)")
         let goodIDs = watcher.ids
 
         var failures: [String] = []

@@ -3,6 +3,9 @@ final class ClientState {
     var viewport: Viewport
     /// Version of the last `visible` message sent (the client contract's per-client version).
     var version = 0
+    /// When (the engine's clock) `version` was sent: a heartbeat reporting an older version this
+    /// long after is a lost answer, not one still in flight.
+    var sentAt = -Double.infinity
     /// Key → fingerprint of every annotation the client holds after applying all messages sent.
     var shown: [UInt64: UInt64] = [:]
     /// The snapshot `shown` was computed from; nil when the client has never seen data.

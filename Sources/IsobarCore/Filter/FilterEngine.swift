@@ -14,6 +14,8 @@ public final class FilterEngine {
     private var clients: [String: ClientState] = [:]
     private var lastSweep = 0.0
     private var lastResyncRequest = -Double.infinity
+    /// The time of the line being handled (the caller's clock), for stamping what is sent.
+    private var clock = 0.0
 
     public init(options: FilterOptions = FilterOptions()) {
         self.options = options
@@ -24,6 +26,7 @@ public final class FilterEngine {
 
     /// Handles one input line, appending any output lines to `out`.
     public func handle(line: UnsafeRawBufferPointer, now: Double, into out: inout JSONWriter) {
+        clock = now
         let object: JSONObject
         do {
             object = try JSONObject(parsing: line)
@@ -40,7 +43,7 @@ public final class FilterEngine {
     }
 
     func handle(_ object: JSONObject, now: Double, into out: inout JSONWriter) throws(MessageError) {
-        let type = try object.requireString("type")
+        let type = try object.requireName("type")
         switch type {
         case "station": try receive(StationMessage(from: object))
         case "snapshot": complete(try SnapshotEnd(from: object), now: now, into: &out)
@@ -121,6 +124,15 @@ public final class FilterEngine {
         let old = client.viewport
         client.viewport = viewport
         client.lastSeen = now
+        if viewport.showsSame(as: old), client.shownSnapshot != nil {
+            // A heartbeat (or a repeat): the set cannot have changed, since snapshot changes are
+            // pushed as they complete. Only a lost answer needs anything: the whole set again.
+            if let have = viewport.version, have != client.version, now - client.sentAt >= options.lostAnswerGrace {
+                send(client, full: true, forceMessage: true, into: &out)
+                refreshSelection(client, onlyIfChanged: false, into: &out)
+            }
+            return
+        }
         let restyled = old.day != viewport.day || old.presentation != viewport.presentation
         send(client, full: restyled || client.shownSnapshot == nil, into: &out)
         refreshSelection(client, onlyIfChanged: !restyled, into: &out)
@@ -183,6 +195,7 @@ public final class FilterEngine {
         client.shownSnapshot = snapshot?.id
         guard full || forceMessage || !upsertStations.isEmpty || !upsertClusters.isEmpty || !removed.isEmpty else { return }
         client.version += 1
+        client.sentAt = clock
         writeVisible(client, snapshot: snapshot, full: full, stations: upsertStations, clusters: upsertClusters, removed: removed, into: &out)
     }
 

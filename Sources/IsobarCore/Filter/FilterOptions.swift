@@ -6,6 +6,10 @@ public struct FilterOptions: Sendable {
     public var maxClients = 100_000
     /// Minimum seconds between two resync requests this filter sends.
     public var resyncInterval: Double = 1
+    /// A viewport heartbeat reporting a version older than the last one sent at least this many
+    /// seconds ago means that answer was lost: the client gets its whole set again. Shorter would
+    /// resend answers that are merely still in flight.
+    public var lostAnswerGrace: Double = 0.25
 
     public init() {}
 }

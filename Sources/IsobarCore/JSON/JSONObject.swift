@@ -83,6 +83,8 @@ public struct JSONObject: Sendable {
         scanner.index += 1  // '{'
         scanner.skipWhitespace()
         if scanner.peek() == UInt8(ascii: "}") { scanner.index += 1; return fields }
+        let keyBase = scanner.keys.open
+        defer { scanner.keys.close(base: keyBase) }
         while true {
             scanner.skipWhitespace()
             guard scanner.peek() == UInt8(ascii: "\"") else { throw JSONError("expected a string key", at: scanner.index) }
@@ -96,7 +98,10 @@ public struct JSONObject: Sendable {
             let valueStart = scanner.index
             let kind = try scanner.scanValue(depth: depth + 1)
             let field = JSONField(keyRange: keyRange, keyEscaped: keyEscaped, valueRange: valueStart..<scanner.index, kind: kind)
-            if let duplicate = duplicateKey(field, in: fields, bytes: scanner.bytes) {
+            // Duplicate keys are rejected rather than resolved "last wins": two different readings
+            // of the same line (ours and another stage's) must never disagree.
+            let key = JSONKeySet.Key(range: keyRange, escaped: keyEscaped)
+            if let duplicate = scanner.keys.insert(key, base: keyBase, bytes: scanner.bytes) {
                 throw JSONError("duplicate key \"\(duplicate)\"", at: keyStart - 1)
             }
             fields.append(field)
@@ -108,25 +113,6 @@ public struct JSONObject: Sendable {
                 throw JSONError("expected ',' or '}', found \(JSONScanner.describe(next))", at: scanner.index - 1)
             }
         }
-    }
-
-    /// Duplicate keys are rejected rather than resolved "last wins": two different readings of the
-    /// same line (ours and another stage's) must never disagree.
-    private static func duplicateKey(_ field: JSONField, in fields: [JSONField], bytes: UnsafeRawBufferPointer) -> String? {
-        let key = field.keyEscaped ? JSONDecoding.unescape(bytes, field.keyRange) : nil
-        for other in fields {
-            if !field.keyEscaped && !other.keyEscaped {
-                guard other.keyRange.count == field.keyRange.count else { continue }
-                if memcmp(bytes.baseAddress! + other.keyRange.lowerBound, bytes.baseAddress! + field.keyRange.lowerBound, field.keyRange.count) == 0 {
-                    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[field.keyRange]), as: UTF8.self)
-                }
-            } else {
-                let a = key ?? JSONDecoding.unescape(bytes, field.keyRange)
-                let b = JSONDecoding.unescape(bytes, other.keyRange)
-                if a == b { return a }
-            }
-        }
-        return nil
     }
 
     // MARK: - Lookup

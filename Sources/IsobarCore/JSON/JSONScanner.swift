@@ -8,6 +8,8 @@ struct JSONScanner {
     let bytes: UnsafeRawBufferPointer
     var index: Int
     let maxDepth: Int
+    /// Keys of the open objects, to reject duplicates at every depth.
+    var keys = JSONKeySet()
 
     init(_ bytes: UnsafeRawBufferPointer, start: Int = 0, maxDepth: Int = 64) {
         self.bytes = bytes
@@ -70,11 +72,18 @@ struct JSONScanner {
         index += 1
         skipWhitespace()
         if peek() == close { index += 1; return }
+        let keyBase = keys.open
+        defer { if isObject { keys.close(base: keyBase) } }
         while true {
             if isObject {
                 skipWhitespace()
                 guard peek() == UInt8(ascii: "\"") else { throw JSONError("expected a string key", at: index) }
-                _ = try scanString()
+                let keyStart = index + 1
+                let escaped = try scanString()
+                let key = JSONKeySet.Key(range: keyStart..<(index - 1), escaped: escaped)
+                if let duplicate = keys.insert(key, base: keyBase, bytes: bytes) {
+                    throw JSONError("duplicate key \"\(duplicate)\"", at: keyStart - 1)
+                }
                 skipWhitespace()
                 guard peek() == UInt8(ascii: ":") else { throw JSONError("expected ':' after key", at: index) }
                 index += 1
@@ -180,7 +189,7 @@ struct JSONScanner {
         case 0xF0: length = 4; lower = 0x90
         case 0xF1...0xF3: length = 4
         case 0xF4: length = 4; upper = 0x8F
-        default: throw JSONError("invalid UTF-8 byte \(Self.describe(lead))", at: index)
+        default: throw JSONError("invalid UTF-8: \(Self.describe(lead)) cannot start a character", at: index)
         }
         guard index + length <= bytes.count else { throw JSONError("truncated UTF-8 sequence", at: index) }
         let second = bytes[index + 1]

@@ -1,7 +1,9 @@
 /// `{"type":"viewport",...}`: what a client is looking at (the fixed client contract).
 ///
 /// Region is MapKit's: a center plus a span. Optional keys beyond the contract: `units`,
-/// `windUnit`, `locale`, and `limit` (most annotations before the filter clusters; default 500).
+/// `windUnit`, `locale`, `limit` (most annotations before the filter clusters; default 500), and
+/// `version`: the annotations version the client has applied, sent with its periodic heartbeat so
+/// the filter can tell when an answer was lost (a restart anywhere on the path) and resend in full.
 public struct Viewport: Sendable, Equatable {
     public static let defaultLimit = 500
     /// Largest accepted `limit`: above it a single answer could be hundreds of megabytes.
@@ -12,13 +14,23 @@ public struct Viewport: Sendable, Equatable {
     public var day: Day
     public var presentation: Presentation
     public var limit: Int
+    /// The last annotations version the client applied (heartbeats carry it; nil: not said).
+    public var version: Int?
 
-    public init(client: String, region: Region, day: Day = .today, presentation: Presentation = Presentation(), limit: Int = Viewport.defaultLimit) {
+    public init(client: String, region: Region, day: Day = .today, presentation: Presentation = Presentation(),
+                limit: Int = Viewport.defaultLimit, version: Int? = nil) {
         self.client = client
         self.region = region
         self.day = day
         self.presentation = presentation
         self.limit = limit
+        self.version = version
+    }
+
+    /// Whether `other` asks for exactly the same annotations (everything but `version`).
+    public func showsSame(as other: Viewport) -> Bool {
+        client == other.client && region == other.region && day == other.day
+            && presentation == other.presentation && limit == other.limit
     }
 
     public init(from object: JSONObject) throws(MessageError) {
@@ -33,6 +45,8 @@ public struct Viewport: Sendable, Equatable {
         let limit = try object.optionalInt("limit") ?? Viewport.defaultLimit
         guard limit >= 1 && limit <= Viewport.maxLimit else { throw MessageError("limit \(limit) is outside [1, \(Viewport.maxLimit)]") }
         self.limit = limit
+        version = try object.optionalInt("version")
+        if let version, version < 0 { throw MessageError("version \(version) must not be negative") }
     }
 
     public func write(to writer: inout JSONWriter) {
@@ -48,6 +62,7 @@ public struct Viewport: Sendable, Equatable {
         writer.key("day"); writer.string(day.rawValue)
         presentation.write(to: &writer)
         writer.key("limit"); writer.int(limit)
+        if let version { writer.key("version"); writer.int(version) }
         writer.objectEnd()
         writer.newline()
     }

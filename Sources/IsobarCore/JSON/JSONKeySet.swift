@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The keys seen so far in the objects being scanned, to reject a duplicate key at any depth.
+///
+/// Keys are kept as byte ranges on a stack shared by every object of one document (an inner object
+/// pushes its keys above its parent's and pops them when it closes), so checking a document costs
+/// one small array for the whole line, not one per object. Objects of up to `linearLimit` keys (all
+/// of the pipeline's messages) compare ranges directly; a bigger one switches to a hash set of its
+/// decoded keys, so a hostile line of 100,000 keys costs O(n), not O(n²).
+struct JSONKeySet {
+    struct Key {
+        var range: Range<Int>
+        var escaped: Bool
+    }
+
+    static let linearLimit = 32
+
+    private var stack: [Key] = []
+    /// Per open object with more than `linearLimit` keys: its decoded keys (innermost last).
+    private var large: [(base: Int, keys: Set<String>)] = []
+
+    /// Where the next object's keys begin; pass it to `insert` and `close`.
+    var open: Int { stack.count }
+
+    /// Records a key of the object whose keys begin at `base`; returns the key's text when the
+    /// object already has it.
+    mutating func insert(_ key: Key, base: Int, bytes: UnsafeRawBufferPointer) -> String? {
+        // (Compare the base only: binding `large.last` would hold a second reference to the set
+        // and make every insert copy it.)
+        if large.last?.base == base {
+            let text = JSONDecoding.unescape(bytes, key.range)
+            if large[large.count - 1].keys.insert(text).inserted { return nil }
+            return text
+        }
+        for k in base..<stack.count where Self.equal(stack[k], key, bytes) {
+            return JSONDecoding.unescape(bytes, key.range)
+        }
+        stack.append(key)
+        if stack.count - base > Self.linearLimit {
+            let keys = Set(stack[base...].map { JSONDecoding.unescape(bytes, $0.range) })
+            large.append((base, keys))
+        }
+        return nil
+    }
+
+    /// Forgets the keys of the object whose keys begin at `base`.
+    mutating func close(base: Int) {
+        if large.last?.base == base { large.removeLast() }
+        stack.removeSubrange(base...)
+    }
+
+    /// Whether two keys are the same text (escapes resolved when either has any).
+    static func equal(_ a: Key, _ b: Key, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        if !a.escaped && !b.escaped {
+            guard a.range.count == b.range.count, let base = bytes.baseAddress else { return false }
+            return memcmp(base + a.range.lowerBound, base + b.range.lowerBound, a.range.count) == 0
+        }
+        return JSONDecoding.unescape(bytes, a.range) == JSONDecoding.unescape(bytes, b.range)
+    }
+}
