@@ -32,7 +32,12 @@ struct PlugCommand: ParsableCommand {
     func run() throws {
         Logs.bootstrap()
         var words = command
-        if words.first == "--" { words.removeFirst() }
+        if words.first == "--" {
+            words.removeFirst()
+        } else if let first = words.first, first == "--help" || first == "-h" {
+            // Passthrough capture takes `--help` as the command; only after `--` is it the command's.
+            throw CleanExit.helpRequest(self)
+        }
         guard let program = words.first else { throw ValidationError("missing COMMAND: isobar plug [--sub TOPIC]... -- COMMAND [ARGS...]") }
         let options = PlugOptions(command: program, arguments: Array(words.dropFirst()), subscriptions: subscriptions,
                                   name: name, restart: !noRestart, maxLineLength: maxLineBytes)

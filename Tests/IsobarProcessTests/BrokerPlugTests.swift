@@ -21,6 +21,24 @@ struct BrokerPlugTests {
         #expect(ended == .exited(0), "\(broker.process.stderrText)")
     }
 
+    @Test("plug --help prints its help and exits 0; after -- it is the command's argument")
+    func plugHelp() throws {
+        for flag in ["--help", "-h"] {
+            let plug = try ProcessHarness.isobar(["plug", flag])
+            #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0))
+            let text = plug.allStdoutLines.joined(separator: "\n")
+            #expect(text.contains("-- COMMAND [ARGS...]") && text.contains("--no-restart"), "\(flag): \(text)\n\(plug.stderrText)")
+            #expect(!plug.stderrText.contains("started"), "\(flag) started a command: \(plug.stderrText)")
+        }
+        // `-- echo --help`: the command gets it (here echo prints it, and the plug publishes nothing
+        // useful, but what matters is that the plug ran the command rather than its own help).
+        let passed = try ProcessHarness.isobar(["plug", "--no-restart", "--", "echo", "--help"], environment: [
+            "ISOBAR_PUB": ProcessHarness.freeTCPEndpoint(), "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint(),
+        ])
+        #expect(passed.waitForExit(timeout: .seconds(10)) == .exited(0))
+        #expect(passed.stderrText.contains("started echo"), "\(passed.stderrText)")
+    }
+
     @Test("broker refuses to bind a non-loopback endpoint without --allow-remote")
     func brokerRefusesRemote() throws {
         let broker = try ProcessHarness.isobar(["broker"], environment: [
