@@ -51,6 +51,15 @@ extension ZMQSocket {
         return try send(payload, more: false, blocking: blocking)
     }
 
+    /// Sends Isobar's bus message with the topic given as bytes (no String, no allocation).
+    @discardableResult
+    public func send(
+        topicBytes: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, blocking: Bool = true
+    ) throws(ZMQError) -> Bool {
+        guard try send(topicBytes, more: true, blocking: blocking) else { return false }
+        return try send(payload, more: false, blocking: blocking)
+    }
+
     /// Sends topic + payload from a byte array. See `send(topic:payload:blocking:)`.
     @discardableResult
     public func send(topic: String, payload: [UInt8], blocking: Bool = true) throws(ZMQError) -> Bool {

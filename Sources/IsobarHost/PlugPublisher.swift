@@ -14,6 +14,8 @@ final class PlugPublisher: @unchecked Sendable {
     private let stage: String
     private let logger: Logger
     private var sendFailureLogged = false
+    /// Validates each line and finds its topic with buffers reused across lines.
+    private var deriver = TopicDeriver()
 
     init(socket: ZMQSocket, stage: String, logger: Logger) {
         self.socket = socket
@@ -25,9 +27,13 @@ final class PlugPublisher: @unchecked Sendable {
     /// `/client` when it has a string `client`). A line that is not a JSON object with a string `type`
     /// becomes one `error` message instead, so downstream sees that something was dropped, and why.
     func publish(line: UnsafeRawBufferPointer) {
-        if let topic = Topic.derive(fromLine: line) {
-            send(topic: topic, payload: line)
-        } else {
+        lock.lock()
+        let valid = deriver.derive(line)
+        if valid {
+            deriver.topic.withUnsafeBytes { send(topicBytes: $0, payload: line) }
+        }
+        lock.unlock()
+        if !valid {
             publish(error: ErrorMessage(
                 stage: stage, message: "output line is not a JSON object with a string \"type\"", line: line))
         }
@@ -43,9 +49,14 @@ final class PlugPublisher: @unchecked Sendable {
     private func send(topic: String, payload: UnsafeRawBufferPointer) {
         lock.lock()
         defer { lock.unlock() }
+        Array(topic.utf8).withUnsafeBytes { send(topicBytes: $0, payload: payload) }
+    }
+
+    /// Sends one message; the caller holds `lock`.
+    private func send(topicBytes: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) {
         do {
             // PUB never blocks: at the high-water mark (the broker is gone or slow) libzmq drops.
-            try socket.send(topic: topic, payload: payload)
+            try socket.send(topicBytes: topicBytes, payload: payload)
         } catch {
             if !sendFailureLogged {
                 sendFailureLogged = true

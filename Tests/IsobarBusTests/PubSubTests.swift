@@ -26,6 +26,30 @@ struct PubSubTests {
         #expect(try pair.sub.receiveMessageNonBlocking() == nil)
     }
 
+    @Test("receiveInPlace shows the first two frames without copying and counts the rest")
+    func receiveInPlaceFrames() throws {
+        let pair = try PubSubPair(.inproc, subscriptions: ["t"])
+        defer { pair.close() }
+        try #require(!handshake(pub: pair.pub, sub: pair.sub, topic: "t").isEmpty)
+        try pair.pub.send(topic: "t1", line: #"{"a":1}"#)
+        try pair.pub.send(Array("t2".utf8))
+        try pair.pub.send(Array("t3".utf8), more: true)
+        try pair.pub.send(Array("x".utf8), more: true)
+        try pair.pub.send(Array("y".utf8), more: true)
+        try pair.pub.send([UInt8]())
+        try pair.pub.send(topic: "t4", payload: [UInt8]())
+        var seen: [String] = []
+        while seen.count < 4 {
+            try #require(try ZMQPoll.poll([.socket(pair.sub, .readable)], timeout: .seconds(5)).first?.contains(.readable) == true)
+            let got = try pair.sub.receiveInPlace(blocking: false) { count, first, second in
+                "\(count) \(String(decoding: first, as: UTF8.self)) [\(String(decoding: second, as: UTF8.self))]"
+            }
+            if let got { seen.append(got) }
+        }
+        #expect(seen == ["2 t1 [{\"a\":1}]", "1 t2 []", "4 t3 [x]", "2 t4 []"])
+        #expect(try pair.sub.receiveInPlace(blocking: false) { count, _, _ in count } == nil)
+    }
+
     @Test("a subscriber receives only topics that start with its subscription")
     func topicPrefixFiltering() throws {
         let pair = try PubSubPair(.tcp, subscriptions: ["annotations/alice"])

@@ -94,6 +94,34 @@ import Testing
         #expect(failure(#"{"x":{"# + (0..<50).map { "\"q\($0)\":{\"a\":1,\"b\":2}" }.joined(separator: ",") + "}}") == nil)
     }
 
+    @Test func wordAtATimeStringScanAgreesWithBytes() throws {
+        func reference(_ word: UInt64) -> Bool {
+            (0..<8).contains { k in
+                let byte = UInt8(truncatingIfNeeded: word >> (8 * UInt64(k)))
+                return byte < 0x20 || byte >= 0x80 || byte == 0x22 || byte == 0x5C
+            }
+        }
+        var random = SplitMix(seed: 7)
+        let alphabet: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF, 0x41, 0x61]
+        for _ in 0..<200_000 {
+            var word: UInt64 = 0
+            for k in 0..<8 {
+                // Mostly plain letters, sometimes a byte from the edges of each class.
+                let byte = random.next() % 4 == 0 ? alphabet[Int(random.next() % UInt64(alphabet.count))] : UInt8(0x20 + random.next() % 0x5F)
+                word |= UInt64(byte) << (8 * UInt64(k))
+            }
+            #expect(JSONScanner.hasSpecialByte(word) == reference(word), "\(String(word, radix: 16))")
+        }
+        // Strings whose special byte sits at every offset of a word, through the real parser.
+        for offset in 0..<24 {
+            let plain = String(repeating: "x", count: offset)
+            #expect(try parse(#"{"s":"\#(plain)\"q"}"#).str("s") == plain + "\"q")
+            #expect(try parse(#"{"s":"\#(plain)é"}"#).str("s") == plain + "é")
+            #expect(failure(#"{"s":"\#(plain)"# + "\u{01}" + #""}"#)?.contains("control character") == true)
+            #expect(failure(#"{"s":"\#(plain)"#)?.contains("unterminated string") == true)
+        }
+    }
+
     @Test func rejectsDeepNestingWithoutRecursingFar() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(failure(#"{"a":"# + deep + "}")?.contains("nesting deeper than 64") == true)
@@ -134,5 +162,18 @@ import Testing
         #expect(text == #"{"s":"quote\" back\\ nl\n ctl\u0001 é 😀","i":46,"f":64.03999999999999,"inf":null,"a":[1,null,false]}"#)
         let object = try JSONObject(parsing: text)
         #expect(object.str("s") == "quote\" back\\ nl\n ctl\u{01} é 😀")
+    }
+}
+
+/// A tiny seeded generator for reproducible random inputs.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
