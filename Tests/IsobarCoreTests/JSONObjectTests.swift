@@ -162,6 +162,15 @@ import Testing
         #expect(text == #"{"s":"quote\" back\\ nl\n ctl\u0001 é 😀","i":46,"f":64.03999999999999,"inf":null,"a":[1,null,false]}"#)
         let object = try JSONObject(parsing: text)
         #expect(object.str("s") == "quote\" back\\ nl\n ctl\u{01} é 😀")
+        // Integers of every size and sign, and plain strings copied whole, short and long.
+        var ints = JSONWriter()
+        ints.arrayStart()
+        let values = [0, 7, 10, -1, -10, 99, 100, 123_456_789, Int.max, Int.min, -987_654_321]
+        for value in values { ints.int(value) }
+        for text in ["", "K1D3", "a plain name longer than fifteen bytes", "del\u{7F}", "PLATTE 46°"] { ints.string(text) }
+        ints.arrayEnd()
+        #expect(String(decoding: ints.bytes, as: UTF8.self) == "[" + values.map(String.init).joined(separator: ",")
+                + #","","K1D3","a plain name longer than fifteen bytes","del\u007f","PLATTE 46°"]"#)
     }
 }
 
