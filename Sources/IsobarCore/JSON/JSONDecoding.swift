@@ -99,6 +99,7 @@ enum JSONDecoding {
     static func arrayElements(_ storage: [UInt8], _ range: Range<Int>) -> [(range: Range<Int>, kind: JSONKind)] {
         storage.withUnsafeBytes { raw in
             var scanner = JSONScanner(raw, start: range.lowerBound + 1, maxDepth: Int.max)
+            scanner.isValidated = true
             var elements: [(range: Range<Int>, kind: JSONKind)] = []
             scanner.skipWhitespace()
             if scanner.peek() == UInt8(ascii: "]") { return elements }

@@ -15,6 +15,22 @@ struct JSONKeySet {
     struct Key {
         var range: Range<Int>
         var escaped: Bool
+        /// The length and first bytes of an unescaped key: two keys with different tags differ, so
+        /// most comparisons are one integer compare (0 for escaped keys: always compared in full).
+        var tag: UInt64
+
+        @inline(__always) init(range: Range<Int>, escaped: Bool, in bytes: UnsafeRawBufferPointer) {
+            self.range = range
+            self.escaped = escaped
+            if escaped {
+                tag = 0
+            } else {
+                var prefix: UInt64 = 0
+                let count = min(7, range.count)
+                for k in 0..<count { prefix |= UInt64(bytes[range.lowerBound + k]) << (8 * UInt64(k)) }
+                tag = UInt64(truncatingIfNeeded: range.count) << 56 | prefix
+            }
+        }
     }
 
     static let linearLimit = 32
@@ -36,8 +52,10 @@ struct JSONKeySet {
             if large[large.count - 1].keys.insert(text).inserted { return nil }
             return text
         }
-        for k in base..<stack.count where Self.equal(stack[k], key, bytes) {
-            return JSONDecoding.unescape(bytes, key.range)
+        for k in base..<stack.count {
+            let other = stack[k]
+            if other.tag != key.tag && !other.escaped && !key.escaped { continue }
+            if Self.equal(other, key, bytes) { return JSONDecoding.unescape(bytes, key.range) }
         }
         stack.append(key)
         if stack.count - base > Self.linearLimit {

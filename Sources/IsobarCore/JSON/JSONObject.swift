@@ -72,6 +72,7 @@ public struct JSONObject: Sendable {
         self.range = validatedRange
         self.fields = storage.withUnsafeBytes { raw in
             var scanner = JSONScanner(raw, start: validatedRange.lowerBound, maxDepth: Int.max)
+            scanner.isValidated = true  // checked when the document was parsed
             return (try? Self.scanMembers(&scanner, depth: 0)) ?? []
         }
     }
@@ -100,8 +101,9 @@ public struct JSONObject: Sendable {
             let field = JSONField(keyRange: keyRange, keyEscaped: keyEscaped, valueRange: valueStart..<scanner.index, kind: kind)
             // Duplicate keys are rejected rather than resolved "last wins": two different readings
             // of the same line (ours and another stage's) must never disagree.
-            let key = JSONKeySet.Key(range: keyRange, escaped: keyEscaped)
-            if let duplicate = scanner.keys.insert(key, base: keyBase, bytes: scanner.bytes) {
+            if !scanner.isValidated,
+               let duplicate = scanner.keys.insert(JSONKeySet.Key(range: keyRange, escaped: keyEscaped, in: scanner.bytes),
+                                                   base: keyBase, bytes: scanner.bytes) {
                 throw JSONError("duplicate key \"\(duplicate)\"", at: keyStart - 1)
             }
             fields.append(field)

@@ -10,6 +10,10 @@ struct JSONScanner {
     let maxDepth: Int
     /// Keys of the open objects, to reject duplicates at every depth.
     var keys = JSONKeySet()
+    /// True when re-reading part of a document that was already validated: values are then skipped
+    /// by structure alone (quotes, escapes, brackets) and duplicate keys are not looked for, which
+    /// makes finding the members of nested objects and array elements several times cheaper.
+    var isValidated = false
 
     init(_ bytes: UnsafeRawBufferPointer, start: Int = 0, maxDepth: Int = 64) {
         self.bytes = bytes
@@ -32,6 +36,7 @@ struct JSONScanner {
 
     /// Scans one value of any kind starting at `index` (after whitespace) and leaves `index` just past it.
     mutating func scanValue(depth: Int) throws(JSONError) -> JSONKind {
+        if isValidated { return skipValidatedValue() }
         skipWhitespace()
         guard let byte = peek() else { throw JSONError("unexpected end of input, expected a value", at: index) }
         switch byte {
@@ -73,15 +78,16 @@ struct JSONScanner {
         skipWhitespace()
         if peek() == close { index += 1; return }
         let keyBase = keys.open
-        defer { if isObject { keys.close(base: keyBase) } }
+        let checkKeys = isObject && !isValidated
+        defer { if checkKeys { keys.close(base: keyBase) } }
         while true {
             if isObject {
                 skipWhitespace()
                 guard peek() == UInt8(ascii: "\"") else { throw JSONError("expected a string key", at: index) }
                 let keyStart = index + 1
                 let escaped = try scanString()
-                let key = JSONKeySet.Key(range: keyStart..<(index - 1), escaped: escaped)
-                if let duplicate = keys.insert(key, base: keyBase, bytes: bytes) {
+                if checkKeys, let duplicate = keys.insert(JSONKeySet.Key(range: keyStart..<(index - 1), escaped: escaped, in: bytes),
+                                                          base: keyBase, bytes: bytes) {
                     throw JSONError("duplicate key \"\(duplicate)\"", at: keyStart - 1)
                 }
                 skipWhitespace()
@@ -101,6 +107,7 @@ struct JSONScanner {
 
     /// Scans a string at `index` (which must be a quote). Returns whether it contains escapes.
     mutating func scanString() throws(JSONError) -> Bool {
+        if isValidated { return skipValidatedString() }
         let start = index
         index += 1
         var escaped = false
@@ -134,6 +141,66 @@ struct JSONScanner {
             }
         }
         throw JSONError("unterminated string", at: start)
+    }
+
+    // MARK: - Validated documents
+
+    /// Moves past the (valid) value at `index`, returning its kind.
+    private mutating func skipValidatedValue() -> JSONKind {
+        skipWhitespace()
+        guard let byte = peek() else { return .null }
+        switch byte {
+        case UInt8(ascii: "\""):
+            _ = skipValidatedString()
+            return .string
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            while index < bytes.count {
+                let next = bytes[index]
+                if next == UInt8(ascii: "\"") { _ = skipValidatedString(); continue }
+                if next == UInt8(ascii: "{") || next == UInt8(ascii: "[") {
+                    depth += 1
+                } else if next == UInt8(ascii: "}") || next == UInt8(ascii: "]") {
+                    depth -= 1
+                }
+                index += 1
+                if depth == 0 { break }
+            }
+            return byte == UInt8(ascii: "{") ? .object : .array
+        case UInt8(ascii: "t"): index += 4; return .bool
+        case UInt8(ascii: "f"): index += 5; return .bool
+        case UInt8(ascii: "n"): index += 4; return .null
+        default:
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return .number
+                default: index += 1
+                }
+            }
+            return .number
+        }
+    }
+
+    /// Moves past the (valid) string at `index`; returns whether it holds escapes.
+    private mutating func skipValidatedString() -> Bool {
+        index += 1
+        var escaped = false
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        while index < bytes.count {
+            while index + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                if ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & (ones &* 0x80) != 0 { break }
+                index += 8
+            }
+            guard index < bytes.count else { break }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { index += 1; return escaped }
+            if byte == UInt8(ascii: "\\") { escaped = true; index += 2; continue }
+            index += 1
+        }
+        return escaped
     }
 
     /// Whether any of the eight bytes in `word` is below 0x20, at least 0x80, `"` or `\\`

@@ -65,7 +65,7 @@ public struct TopicDeriver {
                     guard scanner.peek() == UInt8(ascii: "\"") else { return nil }
                     let keyStart = scanner.index + 1
                     let keyEscaped = try scanner.scanString()
-                    let key = JSONKeySet.Key(range: keyStart..<(scanner.index - 1), escaped: keyEscaped)
+                    let key = JSONKeySet.Key(range: keyStart..<(scanner.index - 1), escaped: keyEscaped, in: scanner.bytes)
                     if scanner.keys.insert(key, base: keyBase, bytes: scanner.bytes) != nil { return nil }
                     scanner.skipWhitespace()
                     guard scanner.peek() == UInt8(ascii: ":") else { return nil }
