@@ -3,7 +3,7 @@
 ///
 /// Spellings (flag value or query value): `500`, `404` (any status 400-599), `delay=SECONDS`,
 /// `slow` or `slow=SECONDS`, `truncate`, `drop`, `notjson`, `huge`, `badrecords`, `empty`,
-/// `redirectloop`. `:` works in place of `=` (`delay:2`).
+/// `redirectloop`, `redirect=URL`. `:` works in place of `=` (`delay:2`).
 public enum SampleFeedFault: Sendable, Equatable, CustomStringConvertible {
     /// Answer with this status and a short text body.
     case status(Int)
@@ -25,12 +25,16 @@ public enum SampleFeedFault: Sendable, Equatable, CustomStringConvertible {
     case empty
     /// 302 to the very same URL, forever.
     case redirectLoop
+    /// 302 to the given location (another scheme, another host): what the fetcher may follow.
+    case redirect(String)
 
     public init(parsing text: String) throws(SampleFeedError) {
         let lowered = text.lowercased()
         let separator = lowered.firstIndex { $0 == "=" || $0 == ":" }
         let name = separator.map { String(lowered[..<$0]) } ?? lowered
         let argument = separator.map { String(lowered[lowered.index(after: $0)...]) }
+        // (A redirect target keeps its case.)
+        let rawArgument = text.firstIndex { $0 == "=" || $0 == ":" }.map { String(text[text.index(after: $0)...]) }
         func seconds(_ argument: String?) throws(SampleFeedError) -> Double? {
             guard let argument else { return nil }
             guard let value = Double(argument), value.isFinite, value >= 0, value <= 3600 else {
@@ -50,9 +54,12 @@ public enum SampleFeedFault: Sendable, Equatable, CustomStringConvertible {
         case "badrecords": self = .badRecords
         case "empty": self = .empty
         case "redirectloop": self = .redirectLoop
+        case "redirect":
+            guard let rawArgument, !rawArgument.isEmpty else { throw SampleFeedError("fault \"redirect\" needs a location: redirect=URL") }
+            self = .redirect(rawArgument)
         default:
             guard argument == nil, let code = Int(name), (400...599).contains(code) else {
-                throw SampleFeedError("unknown fault \"\(text)\": use an HTTP status 400-599, delay=SECONDS, slow[=SECONDS], truncate, drop, notjson, huge, badrecords, empty or redirectloop")
+                throw SampleFeedError("unknown fault \"\(text)\": use an HTTP status 400-599, delay=SECONDS, slow[=SECONDS], truncate, drop, notjson, huge, badrecords, empty, redirectloop or redirect=URL")
             }
             self = .status(code)
         }
@@ -70,6 +77,7 @@ public enum SampleFeedFault: Sendable, Equatable, CustomStringConvertible {
         case .badRecords: "badrecords"
         case .empty: "empty"
         case .redirectLoop: "redirectloop"
+        case .redirect(let location): "redirect=\(location)"
         }
     }
 

@@ -113,6 +113,10 @@ public final class SampleFeedResponder: @unchecked Sendable {
             var redirect = Self.textHeaders()
             redirect.add(name: "Location", value: uri)
             return SampleFeedReply(.full(.found, redirect, Array("redirecting to myself\n".utf8)), fault: fault)
+        case .redirect(let location):
+            var redirect = Self.textHeaders()
+            redirect.add(name: "Location", value: location)
+            return SampleFeedReply(.full(.found, redirect, Array("moved\n".utf8)), fault: fault)
         }
     }
 

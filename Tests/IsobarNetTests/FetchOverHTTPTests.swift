@@ -137,6 +137,28 @@ import Testing
         }
     }
 
+    @Test func redirectsAreFollowedOnlyToHTTP() async throws {
+        try await TestSupport.withServer { server throws in
+            try await TestSupport.withClient(maxRedirects: 3) { client throws in
+                // To http: followed (here to the same server's good feed).
+                let good = server.baseURL + "/today.json?fault=redirect=" + server.baseURL + "/today.json"
+                guard case .body(let bytes, _) = await client.fetch(.http(good), validators: ConditionalValidators(), logger: TestSupport.quiet) else {
+                    Issue.record("a redirect to http was not followed"); return
+                }
+                #expect(bytes.count > 10_000)
+                // To a file, ftp, a unix socket or a bare path outside http: never followed or read.
+                for target in ["file:///etc/passwd", "ftp://127.0.0.1/today.json", "unix:///tmp/x.sock", "gopher://127.0.0.1/"] {
+                    let before = server.responder.requests
+                    let result = await client.fetch(.http(server.baseURL + "/today.json?fault=redirect=" + target),
+                                                    validators: ConditionalValidators(), logger: TestSupport.quiet)
+                    guard case .failed(let reason) = result else { Issue.record("\(target): \(result)"); continue }
+                    #expect(reason.contains("HTTP 302") && reason.contains("not followed") && reason.contains(target), "\(target): \(reason)")
+                    #expect(server.responder.requests - before == 1, "\(target)")
+                }
+            }
+        }
+    }
+
     @Test func bodyOverTheLimitFailsWhetherDeclaredOrStreamed() async throws {
         try await TestSupport.withServer { server throws in
             try await TestSupport.withClient(maxBodyBytes: 10_000) { client throws in
