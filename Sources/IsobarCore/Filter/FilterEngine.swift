@@ -190,6 +190,9 @@ public final class FilterEngine {
         var removed: [UInt64] = []
         if !full {
             for key in client.shown.keys where next[key] == nil { removed.append(key) }
+            // Dictionary order is random per process: sorted, two runs of the same input give the
+            // same bytes (stations by first appearance, then clusters).
+            removed.sort()
         }
         client.shown = next
         client.shownSnapshot = snapshot?.id
