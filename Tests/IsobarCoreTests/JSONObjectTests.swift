@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import IsobarCore
 
@@ -92,6 +93,39 @@ import Testing
         // A large object holding small ones, and a small one after a large one closed.
         #expect(failure(#"{"big":"# + object(100, nested: false) + #","s":{"a":1,"a":2}}"#) == "duplicate key \"a\"")
         #expect(failure(#"{"x":{"# + (0..<50).map { "\"q\($0)\":{\"a\":1,\"b\":2}" }.joined(separator: ",") + "}}") == nil)
+    }
+
+    @Test func numbersAreShortestAndReadBackExactly() throws {
+        func written(_ value: Double) -> String {
+            var writer = JSONWriter()
+            writer.number(value)
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        #expect(written(43.40332) == "43.40332")
+        #expect(written(-98.82952) == "-98.82952")
+        #expect(written(6.90468887898) == "6.90468887898")
+        #expect(written(0.5) == "0.5")
+        #expect(written(-0.00001) == "-0.00001")
+        #expect(written(0.1 + 0.2) == "0.30000000000000004")
+        #expect(written(46) == "46")
+        #expect(written(1e20) == "1e+20")
+        var random = SplitMix(seed: 11)
+        for _ in 0..<100_000 {
+            let bits = random.next()
+            // Decimals with 0-7 fraction digits (the fast path and its edge), and arbitrary doubles.
+            let digits = Int(bits % 8)
+            let decimal = Double(Int64(bitPattern: random.next()) % 100_000_000_000) / pow(10, Double(digits))
+            let arbitrary = Double(bitPattern: random.next())
+            for value in [decimal, arbitrary, decimal / 1000] where value.isFinite {
+                let text = written(value)
+                #expect(Double(text) == value, "\(value) -> \(text)")
+                // Where Swift prints plain digits, the text is exactly Swift's (the shortest).
+                let swift = value.description
+                if !swift.contains("e") && value != value.rounded(.towardZero) {
+                    #expect(text == swift, "\(value): \(text) vs \(swift)")
+                }
+            }
+        }
     }
 
     @Test func wordAtATimeStringScanAgreesWithBytes() throws {

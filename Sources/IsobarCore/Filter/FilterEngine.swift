@@ -175,9 +175,10 @@ public final class FilterEngine {
         if let snapshot {
             let items = Clusterer.items(in: client.viewport.region, of: snapshot, limit: client.viewport.limit)
             next.reserveCapacity(items.total)
+            let keys = snapshot.keys, fingerprints = snapshot.fingerprints  // one retain, not one per station
             for position in items.stations {
-                let key = snapshot.keys[Int(position)]
-                let fingerprint = snapshot.fingerprints[Int(position)]
+                let key = keys[Int(position)]
+                let fingerprint = fingerprints[Int(position)]
                 next[key] = fingerprint
                 if full || client.shown[key] != fingerprint { upsertStations.append(position) }
             }
@@ -216,10 +217,14 @@ public final class FilterEngine {
         out.key("upsert")
         out.arrayStart()
         if let snapshot {
-            for position in stations {
-                out.objectStart()
-                snapshot.stations[Int(position)].writeMembers(to: &out)
-                out.objectEnd()
+            // Through a buffer pointer: each station is written in place, not copied out of the
+            // array first (a copy retains and releases its two strings).
+            snapshot.stations.withUnsafeBufferPointer { all in
+                for position in stations {
+                    out.objectStart()
+                    all[Int(position)].writeMembers(to: &out)
+                    out.objectEnd()
+                }
             }
         }
         for cluster in clusters {

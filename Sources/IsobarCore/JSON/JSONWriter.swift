@@ -32,7 +32,8 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
-    public mutating func key(_ name: String) {
+    /// A key computed at run time (literals take the `StaticString` overload, which copies nothing).
+    public mutating func key(text name: String) {
         separate()
         appendQuoted(name)
         bytes.append(UInt8(ascii: ":"))
@@ -117,7 +118,36 @@ public struct JSONWriter: Sendable {
             appendInt(Int(value))
             return
         }
+        if appendShortDecimal(value) { return }
         bytes.append(contentsOf: value.description.utf8)
+    }
+
+    /// Writes `value` directly when it is the double nearest to a decimal with at most five
+    /// fraction digits (coordinates, temperatures, speeds: nearly every number Isobar writes), as
+    /// those digits with trailing zeros dropped. That is the shortest text that reads back as the
+    /// same double (two such decimals are far more than an ulp apart below 1e9), so it matches
+    /// `description` except that tiny values print as `0.00001` rather than `1e-05`. The test is
+    /// exact: `k / 1e5` is correctly rounded, so it equals `value` only if `value` is that decimal.
+    private mutating func appendShortDecimal(_ value: Double) -> Bool {
+        let magnitude = abs(value)
+        guard magnitude < 1e9 else { return false }
+        let scaled = (magnitude * 100_000).rounded()
+        guard scaled / 100_000 == magnitude else { return false }
+        let units = Int(scaled)
+        let whole = units / 100_000
+        var fraction = units % 100_000
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendInt(whole)
+        bytes.append(UInt8(ascii: "."))
+        var digits = 5
+        while fraction % 10 == 0 && digits > 1 { fraction /= 10; digits -= 1 }
+        let start = bytes.count
+        for _ in 0..<digits {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+            fraction /= 10
+        }
+        bytes[start...].reverse()
+        return true
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
