@@ -15,6 +15,8 @@ struct DenseCommand: ParsableCommand {
     var stations = 1_000_000
     @Option(help: "Repetitions per run (each run reports its median).")
     var repeats = 10
+    @Option(help: "The viewport's limit (most annotations before clustering) in process; the pipeline uses the default.")
+    var limit = Viewport.defaultLimit
     @Flag(help: "Only the in-process measurement.")
     var inProcessOnly = false
 
@@ -29,21 +31,21 @@ struct DenseCommand: ParsableCommand {
         let (id, lines) = StationGenerator.snapshotLines(generated)
         let shadow = Shadow(lines: lines)
         guard let snapshot = shadow.snapshot else { throw ValidationError("the filter holds no snapshot") }
-        var table = Table("dense: continent viewports over \(Format.int(stations)) stations, limit 500, \(common.runs) runs x \(repeats)",
+        var table = Table("dense: continent viewports over \(Format.int(stations)) stations, limit \(Format.int(limit)), \(common.runs) runs x \(repeats)",
                           header: ["what", "continent", "in view", "annotations", "ms median (min–max)"])
         var worst = 0.0
         for (name, region) in Self.continents {
             var inView = 0
             snapshot.grid.forEach(in: region) { _ in inView += 1 }
-            let items = Clusterer.items(in: region, of: snapshot, limit: Viewport.defaultLimit)
-            let cluster = Summary(runs { _ in Self.seconds { _ = Clusterer.items(in: region, of: snapshot, limit: Viewport.defaultLimit) } })
+            let items = Clusterer.items(in: region, of: snapshot, limit: limit)
+            let cluster = Summary(runs { _ in Self.seconds { _ = Clusterer.items(in: region, of: snapshot, limit: limit) } })
             var counter = 0
             var out = JSONWriter(capacity: 1 << 20)
             var visible: [UInt8] = []
             let filter = Summary(runs { _ in
                 counter += 1
                 var writer = JSONWriter()
-                Viewport(client: "dense-\(counter)", region: region).write(to: &writer)
+                Viewport(client: "dense-\(counter)", region: region, limit: limit).write(to: &writer)
                 let line = writer.bytes.dropLast()
                 out.bytes.removeAll(keepingCapacity: true)
                 let seconds = Self.seconds { Array(line).withUnsafeBytes { shadow.engine.handle(line: $0, now: 1_000, into: &out) } }
@@ -89,6 +91,9 @@ struct DenseCommand: ParsableCommand {
             table.add(["through the pipeline (viewport -> applied)", "alternating", "", "", through.text(2, scale: 1000)])
             worst = max(worst, through.median)
         }
+        let build = Summary(runs { _ in Self.seconds { _ = CellSummaries(grid: snapshot.grid, stations: snapshot.stations) } })
+        table.note("cell summaries (built with each snapshot): \(Format.int(snapshot.cells.count)) non-empty grid cells, "
+                   + "\(Format.number(Double(snapshot.cells.bytes) / 1_048_576, 1)) MB, built in \(build.text(2, scale: 1000)) ms")
         table.note("target: a continent answered in <= 20 ms: \(worst <= 0.020 ? "MET" : "NOT MET") (slowest median \(Format.ms(worst)) ms)")
         table.print()
     }

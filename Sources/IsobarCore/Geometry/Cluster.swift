@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Several stations shown as one annotation because the viewport holds more than the client's
 /// limit. Carries the count and aggregated values (means of the known values; wind direction as
 /// the direction of the mean wind vector) so a title can still say something true.
@@ -57,54 +51,5 @@ public struct Cluster: Sendable, Equatable {
         writer.key("windSpeed"); writer.number(windSpeed)
         writer.key("windDirection"); writer.number(windDirection)
         writer.key("precipitation"); writer.number(precipitation)
-    }
-}
-
-/// Accumulates the members of one cluster cell.
-struct ClusterAccumulator {
-    var count = 0
-    var first: Int32 = -1
-    var latitudeSum = 0.0
-    var longitudeSum = 0.0
-    var temperatureSum = 0.0, temperatureCount = 0
-    var windSpeedSum = 0.0, windSpeedCount = 0
-    var windX = 0.0, windY = 0.0, windCount = 0
-    var precipitationSum = 0.0, precipitationCount = 0
-
-    mutating func add(_ station: Station, index: Int32, unwrappedLongitude: Double) {
-        if count == 0 { first = index }
-        count += 1
-        latitudeSum += station.coordinate.latitude
-        longitudeSum += unwrappedLongitude
-        if let t = station.temperature { temperatureSum += t; temperatureCount += 1 }
-        if let p = station.precipitation { precipitationSum += p; precipitationCount += 1 }
-        if let s = station.windSpeed {
-            windSpeedSum += s
-            windSpeedCount += 1
-            if let d = station.windDirection {
-                let radians = d * .pi / 180
-                windX += s * sin(radians)
-                windY += s * cos(radians)
-                windCount += 1
-            }
-        }
-    }
-
-    func cluster(key: UInt64) -> Cluster {
-        var longitude = longitudeSum / Double(count)
-        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
-        var direction: Double? = nil
-        if windCount > 0, windX != 0 || windY != 0 {
-            var degrees = atan2(windX, windY) * 180 / .pi
-            if degrees < 0 { degrees += 360 }
-            direction = (degrees * 10).rounded() / 10
-        }
-        return Cluster(
-            key: key, count: count,
-            coordinate: Coordinate(latitude: latitudeSum / Double(count), longitude: longitude),
-            temperature: temperatureCount > 0 ? temperatureSum / Double(temperatureCount) : nil,
-            windSpeed: windSpeedCount > 0 ? windSpeedSum / Double(windSpeedCount) : nil,
-            windDirection: direction,
-            precipitation: precipitationCount > 0 ? precipitationSum / Double(precipitationCount) : nil)
     }
 }

@@ -17,11 +17,18 @@ public struct VisibleItems: Sendable {
 /// of a grid anchored at (-90°, -180°) whose cell size is a power of two in degrees, chosen so
 /// the region spans about sqrt(limit) cells on its longer side. Zooming in halves the cells, so
 /// clusters split; panning keeps cells (and their ids) fixed. A cell with one station shows it.
+///
+/// Cost grows with the grid cells a region touches, not with the stations in it: a grid cell
+/// whose stations are all inside the region, in one cluster cell and on one side of the
+/// antimeridian counts (and joins its cluster) whole from the snapshot's `CellSummaries`; only
+/// the cells the region's edge cuts, and cells that straddle a cluster cell's edge (every cell
+/// when clusters are smaller than grid cells), are visited station by station.
 public enum Clusterer {
     public static func items(in region: Region, of snapshot: StationSnapshot, limit: Int) -> VisibleItems {
-        let found = snapshot.grid.indices(in: region)
-        if found.count <= limit { return VisibleItems(stations: found, clusters: []) }
-        return cluster(found, region: region, snapshot: snapshot, limit: limit)
+        if count(in: region, of: snapshot, stoppingAbove: limit) <= limit {
+            return VisibleItems(stations: snapshot.grid.indices(in: region), clusters: [])
+        }
+        return cluster(region: region, snapshot: snapshot, limit: limit)
     }
 
     static func level(for region: Region, limit: Int) -> Int {
@@ -33,32 +40,101 @@ public enum Clusterer {
         return max(-40, min(9, Int(ceil(log2(cell)))))
     }
 
-    static func cluster(_ found: [Int32], region: Region, snapshot: StationSnapshot, limit: Int) -> VisibleItems {
-        let level = level(for: region, limit: limit)
-        let cellSize = pow(2.0, Double(level))
+    /// The number of stations inside `region`; once it is over `bound`, some number over `bound`
+    /// (the caller only needs to know it will cluster).
+    static func count(in region: Region, of snapshot: StationSnapshot, stoppingAbove bound: Int) -> Int {
+        let grid = snapshot.grid
+        let cells = snapshot.cells
+        let columnRanges = grid.columnRanges(in: region)
+        var count = 0
+        for row in grid.rowRange(in: region) {
+            for columnRange in columnRanges {
+                for cell in (row * grid.columns + columnRange.lowerBound)...(row * grid.columns + columnRange.upperBound) {
+                    let slot = cells.slots[cell]
+                    guard slot >= 0 else { continue }
+                    if cells.summaries[Int(slot)].isInside(region) {
+                        count += Int(cells.summaries[Int(slot)].sums.count)
+                    } else {
+                        for k in grid.positions(ofCell: cell) where region.contains(latitude: grid.latitudes[k], longitude: grid.longitudes[k]) {
+                            count += 1
+                        }
+                    }
+                }
+            }
+            if count > bound { return count }
+        }
+        return count
+    }
+
+    static func cluster(region: Region, snapshot: StationSnapshot, limit: Int) -> VisibleItems {
+        let grid = snapshot.grid
+        let cells = snapshot.cells
+        let level = LevelCells(region: region, level: level(for: region, limit: limit))
         let center = region.center.longitude
-        var cells: [UInt64: ClusterAccumulator] = [:]
-        cells.reserveCapacity(min(found.count, limit * 2))
-        for index in found {
-            let station = snapshot.stations[Int(index)]
-            let latitude = station.coordinate.latitude
-            let longitude = station.coordinate.longitude
-            let row = Int((latitude + 90) / cellSize)
-            let column = Int((longitude + 180) / cellSize)
-            // Average longitudes on the region's side of the antimeridian.
-            var unwrapped = longitude
-            if unwrapped - center > 180 { unwrapped -= 360 } else if center - unwrapped > 180 { unwrapped += 360 }
-            let key = Cluster.key(level: level, row: row, column: column)
-            cells[key, default: ClusterAccumulator()].add(station, index: index, unwrappedLongitude: unwrapped)
+        // Accumulators in the order their cells are first reached, and each level cell's slot.
+        var slotOfCell = [Int32](repeating: -1, count: level.count)
+        var accumulators: [ClusterAccumulator] = []
+        var cellOfSlot: [Int] = []
+        func slot(_ index: Int) -> Int {
+            let existing = slotOfCell[index]
+            if existing >= 0 { return Int(existing) }
+            slotOfCell[index] = Int32(accumulators.count)
+            accumulators.append(ClusterAccumulator())
+            cellOfSlot.append(index)
+            return accumulators.count - 1
+        }
+        let columnRanges = grid.columnRanges(in: region)
+        snapshot.stations.withUnsafeBufferPointer { stations in
+            guard let stations = stations.baseAddress else { return }
+            for row in grid.rowRange(in: region) {
+                for columnRange in columnRanges {
+                    for cell in (row * grid.columns + columnRange.lowerBound)...(row * grid.columns + columnRange.upperBound) {
+                        let summarySlot = cells.slots[cell]
+                        guard summarySlot >= 0 else { continue }
+                        let summary = cells.summaries[Int(summarySlot)]
+                        if summary.isInside(region) {
+                            let levelRow = level.row(summary.minLatitude)
+                            let levelColumn = level.column(summary.minLongitude)
+                            let shift = unwrapShift(summary.minLongitude, center: center)
+                            if levelRow == level.row(summary.maxLatitude), levelColumn == level.column(summary.maxLongitude),
+                               shift == unwrapShift(summary.maxLongitude, center: center) {
+                                let member = grid.order[Int(grid.cellStart[cell])]
+                                accumulators[slot(level.index(row: levelRow, column: levelColumn))]
+                                    .add(summary.sums, longitudeShift: shift, member: member)
+                                continue
+                            }
+                        }
+                        for k in grid.positions(ofCell: cell) {
+                            let latitude = grid.latitudes[k]
+                            let longitude = grid.longitudes[k]
+                            guard region.contains(latitude: latitude, longitude: longitude) else { continue }
+                            let index = grid.order[k]
+                            accumulators[slot(level.index(row: level.row(latitude), column: level.column(longitude)))]
+                                .add(stations + Int(index), index: index, latitude: latitude,
+                                     unwrappedLongitude: longitude + unwrapShift(longitude, center: center))
+                        }
+                    }
+                }
+            }
         }
         var items = VisibleItems()
-        for (key, accumulator) in cells {
-            if accumulator.count == 1 {
+        for (slot, accumulator) in accumulators.enumerated() {
+            if accumulator.sums.count == 1 {
                 items.stations.append(accumulator.first)
             } else {
-                items.clusters.append(accumulator.cluster(key: key))
+                items.clusters.append(accumulator.cluster(key: level.key(ofIndex: cellOfSlot[slot])))
             }
         }
         return items
+    }
+
+    /// What to add to `longitude` to average it on the side of the antimeridian of a region
+    /// centred at `center`: -360, 0 or 360. Non-increasing in `longitude`, so equal at both ends
+    /// of a grid cell's bounding box means equal for every station in it.
+    @inline(__always)
+    static func unwrapShift(_ longitude: Double, center: Double) -> Double {
+        if longitude - center > 180 { return -360 }
+        if center - longitude > 180 { return 360 }
+        return 0
     }
 }

@@ -61,18 +61,32 @@ public struct SpatialGrid: Sendable {
         min(columns - 1, max(0, Int((longitude + 180) * Double(cellsPerDegree))))
     }
 
-    /// Calls `body` with the index of every point inside `region`, each exactly once.
-    public func forEach(in region: Region, _ body: (Int32) -> Void) {
-        let firstRow = row(region.minLatitude)
-        let lastRow = row(region.maxLatitude)
+    /// The grid rows that `region`'s latitudes touch.
+    func rowRange(in region: Region) -> ClosedRange<Int> {
+        row(region.minLatitude)...row(region.maxLatitude)
+    }
+
+    /// The grid columns that `region`'s longitudes touch: one range, or two that share no column
+    /// (two longitude ranges can share a boundary cell; it is listed once).
+    func columnRanges(in region: Region) -> [ClosedRange<Int>] {
         var columnRanges: [ClosedRange<Int>] = region.allLongitudes
             ? [0...(columns - 1)]
             : region.longitudeRanges.map { column($0.lowerBound)...column($0.upperBound) }.sorted { $0.lowerBound < $1.lowerBound }
-        // Two longitude ranges can share a boundary cell; visit such a cell once.
         if columnRanges.count == 2, columnRanges[1].lowerBound <= columnRanges[0].upperBound {
             columnRanges = [columnRanges[0].lowerBound...max(columnRanges[0].upperBound, columnRanges[1].upperBound)]
         }
-        for r in firstRow...lastRow {
+        return columnRanges
+    }
+
+    /// Positions in `order` (and in `latitudes`/`longitudes`) of the points in grid cell `cell`.
+    @inline(__always) func positions(ofCell cell: Int) -> Range<Int> {
+        Int(cellStart[cell])..<Int(cellStart[cell + 1])
+    }
+
+    /// Calls `body` with the index of every point inside `region`, each exactly once.
+    public func forEach(in region: Region, _ body: (Int32) -> Void) {
+        let columnRanges = columnRanges(in: region)
+        for r in rowRange(in: region) {
             let rowBase = r * columns
             for columnRange in columnRanges {
                 let start = Int(cellStart[rowBase + columnRange.lowerBound])
