@@ -137,6 +137,23 @@ import Testing
         #expect(compared > 1_000)
     }
 
+    @Test func clusterIdsStayValidAtTheFinestZoom() throws {
+        // Three stations a few centimetres apart in the far east (large columns) and limit 1: the
+        // level is clamped at 2^-15 degrees, so the row and column fit the key's 24 bits each.
+        let stations = (0..<3).map { k in
+            Station(id: "S\(k)", name: "", coordinate: Coordinate(latitude: 10, longitude: 179.9 + Double(k) * 1e-7), temperature: 50)
+        }
+        let snapshot = Self.snapshot(stations)
+        let region = try Region(center: Coordinate(latitude: 10, longitude: 179.9), latitudeDelta: 1e-5, longitudeDelta: 1e-5)
+        let items = Clusterer.items(in: region, of: snapshot, limit: 1)
+        #expect(items.stations.isEmpty)
+        #expect(items.clusters.count == 1)
+        let cellSize = pow(2.0, Double(Clusterer.minimumLevel))
+        let expected = "cluster:\(Clusterer.minimumLevel):\(Int(100 / cellSize)):\(Int(359.9 / cellSize))"
+        #expect(items.clusters.first?.id == expected)
+        #expect(items.clusters.first?.count == 3)
+    }
+
     @Test func cellSummariesCoverEveryStationOnce() throws {
         let stations = DenseStations.make(from: try TestSupport.world(), count: 20_000, seed: 7)
         let snapshot = Self.snapshot(stations)

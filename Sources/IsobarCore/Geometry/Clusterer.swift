@@ -31,13 +31,17 @@ public enum Clusterer {
         return cluster(region: region, snapshot: snapshot, limit: limit)
     }
 
+    /// The finest clustering level (see `level(for:limit:)`).
+    static let minimumLevel = -15
+
     static func level(for region: Region, limit: Int) -> Int {
         let perSide = max(1.0, Double(Int(Double(limit).squareRoot()) - 1))
         let longitudeExtent = region.allLongitudes ? 360 : min(360, region.longitudeDelta)
         let extent = max(region.maxLatitude - region.minLatitude, longitudeExtent)
         let cell = max(extent / perSide, 1e-6)
-        // cell size 2^level degrees, rounded up
-        return max(-40, min(9, Int(ceil(log2(cell)))))
+        // Cell size 2^level degrees, rounded up. Not below 2^-15 (~3.4 m of latitude): `Cluster.key`
+        // holds a row and a column in 24 bits each, and 360 / 2^-16 columns would not fit.
+        return max(minimumLevel, min(9, Int(ceil(log2(cell)))))
     }
 
     /// The number of stations inside `region`; once it is over `bound`, some number over `bound`
