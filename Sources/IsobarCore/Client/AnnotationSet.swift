@@ -55,8 +55,8 @@ public struct AnnotationSet: Sendable {
             }
         }
         if let upsert = message.field("upsert") {
-            for element in message.arrayElements(upsert) where element.kind == .object {
-                let item = message.object(at: element.range)
+            try message.forEachElement(upsert) { (element, _) throws(MessageError) in
+                guard let item = element else { return }
                 let id = try item.requireName("id")
                 let coordinate = try Coordinate(from: item.requireObject("coordinate"))
                 items[id] = Item(id: id, coordinate: coordinate, title: try item.optionalString("title") ?? "",

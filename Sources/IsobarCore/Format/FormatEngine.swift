@@ -64,9 +64,9 @@ public struct FormatEngine: Sendable {
         try copySnapshotInfo(object, into: &out)
         out.key("upsert")
         out.arrayStart()
-        for element in object.arrayElements(upsertField) {
-            guard element.kind == .object else { throw MessageError("\"upsert\" must hold objects") }
-            try annotation(object.object(at: element.range), titles: titles, into: &out)
+        try object.forEachElement(upsertField) { (item, _) throws(MessageError) in
+            guard let item else { throw MessageError("\"upsert\" must hold objects") }
+            try annotation(item, titles: titles, into: &out)
         }
         out.arrayEnd()
         out.key("remove")

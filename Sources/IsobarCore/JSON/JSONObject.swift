@@ -172,6 +172,42 @@ public struct JSONObject: Sendable {
         return JSONDecoding.arrayElements(storage, field.valueRange)
     }
 
+    /// Calls `body` with each element of an array member, in one pass over it: an object element
+    /// comes with its members already found (the element is not scanned twice, as
+    /// `arrayElements` + `object(at:)` would), any other element with nil and its kind.
+    public func forEachElement<E: Error>(_ field: JSONField, _ body: (JSONObject?, JSONKind) throws(E) -> Void) throws(E) {
+        guard field.kind == .array else { return }
+        var found: [(JSONObject?, JSONKind)] = []
+        storage.withUnsafeBytes { raw in
+            var scanner = JSONScanner(raw, start: field.valueRange.lowerBound + 1, maxDepth: Int.max)
+            scanner.isValidated = true
+            scanner.skipWhitespace()
+            if scanner.peek() == UInt8(ascii: "]") { return }
+            while !scanner.atEnd {
+                scanner.skipWhitespace()
+                let start = scanner.index
+                if scanner.peek() == UInt8(ascii: "{") {
+                    guard let fields = try? Self.scanMembers(&scanner, depth: 0) else { return }
+                    found.append((JSONObject(storage: storage, range: start..<scanner.index, fields: fields), .object))
+                } else {
+                    guard let kind = try? scanner.scanValue(depth: 0) else { return }
+                    found.append((nil, kind))
+                }
+                scanner.skipWhitespace()
+                guard let next = scanner.peek() else { return }
+                scanner.index += 1
+                if next != UInt8(ascii: ",") { return }
+            }
+        }
+        for (object, kind) in found { try body(object, kind) }
+    }
+
+    private init(storage: [UInt8], range: Range<Int>, fields: [JSONField]) {
+        self.storage = storage
+        self.range = range
+        self.fields = fields
+    }
+
     /// A nested object found by `arrayElements`.
     public func object(at range: Range<Int>) -> JSONObject {
         JSONObject(storage: storage, validatedRange: range)
