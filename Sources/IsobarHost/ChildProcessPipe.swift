@@ -49,6 +49,14 @@ public final class ChildProcessPipe: @unchecked Sendable {
     /// Writes all of `bytes`, blocking while the pipe is full (the child is not reading).
     /// Throws `EPIPE` once the child has exited or closed its stdin, `EBADF` after `close()`.
     public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(ChildProcessPipeError) {
+        var written = 0
+        try writeAll(bytes, written: &written)
+    }
+
+    /// `writeAll`, counting in `written` the bytes that went into the pipe, also when it throws
+    /// (so a caller can keep the rest for another reader).
+    public func writeAll(_ bytes: UnsafeRawBufferPointer, written: inout Int) throws(ChildProcessPipeError) {
+        written = 0
         let fd = current
         guard fd >= 0 else { throw ChildProcessPipeError(operation: "write", errno: EBADF) }
         guard var base = bytes.baseAddress else { return }
@@ -61,6 +69,7 @@ public final class ChildProcessPipe: @unchecked Sendable {
             }
             remaining -= n
             base += n
+            written += n
         }
     }
 

@@ -9,10 +9,10 @@ import Logging
 /// under a write. It asks the `Plug` which child is current each turn and again whenever a message
 /// arrives while it holds none: when that changes (the child exited, a new one started, shutdown
 /// began) it closes the old stdin, which is how a child sees end of input. While no child runs,
-/// messages are held (up to `pendingLimit` bytes) and handed to the next child in order, so a stage
-/// restart loses only what the dead child had already read; beyond the bound they are dropped and
-/// counted in the log. A write that fails because the child died (EPIPE; SIGPIPE is ignored) is
-/// logged, never fatal.
+/// messages are held (up to `pendingLimit` bytes) and handed to the next child in order; so are
+/// those a write to a dying child could not put into its pipe (EPIPE; SIGPIPE is ignored). A stage
+/// restart therefore loses only what was already in the dead child's pipe or in its hands; beyond
+/// the bound messages are dropped and counted in the log.
 enum PlugInput {
     /// How often the loop looks at the plug's state when no message arrives.
     static let pollInterval: Duration = .milliseconds(100)
@@ -106,8 +106,9 @@ enum PlugInput {
                         break
                     }
                 }
-                // The child may have been replaced during the receive: look again before holding.
-                if writable == nil, refresh() { return }
+                // The child may have died, been replaced or begun stopping during the wait: look
+                // again (one lock) before deciding where the batch goes.
+                if refresh() { return }
                 if let target = writable, pending.isEmpty {
                     write(batch, to: target)
                 } else {
@@ -129,10 +130,13 @@ enum PlugInput {
             }
         }
 
+        /// Writes `lines` to the child; what did not go into its pipe (it died or closed its stdin) is
+        /// held, ahead of anything already held, for the next child.
         mutating func write(_ lines: [UInt8], to target: ChildProcess) {
             guard !lines.isEmpty else { return }
+            var written = 0
             do {
-                try lines.withUnsafeBytes { try target.stdin.writeAll($0) }
+                try lines.withUnsafeBytes { try target.stdin.writeAll($0, written: &written) }
             } catch {
                 if (error as? ChildProcessPipeError)?.isBrokenPipe == true {
                     logger.warning("\(stage): the command closed its stdin or exited; holding messages until it restarts")
@@ -140,6 +144,20 @@ enum PlugInput {
                     logger.error("\(stage): writing to the command's stdin failed: \(error)")
                 }
                 target.stdin.close()
+                // Lines are whole in `lines`; a line cut by the failure went partly to the dead
+                // child and is not resent (its start is gone), so resume after the next newline.
+                var resume = written
+                if resume > 0 && lines[resume - 1] != 0x0A {
+                    while resume < lines.count && lines[resume] != 0x0A { resume += 1 }
+                    resume += 1
+                }
+                if resume < lines.count {
+                    if pending.count + lines.count - resume <= PlugInput.pendingLimit {
+                        pending.insert(contentsOf: lines[resume...], at: 0)
+                    } else {
+                        dropped += lines[resume...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                    }
+                }
             }
         }
     }

@@ -45,7 +45,7 @@ public struct PersistStage: Sendable {
             return
         }
         do {
-            type = try object.requireName("type")
+            type = try object.requireName("type", maxLength: .max)
         } catch {
             reject(error.description, line, into: &writer)
             return

@@ -203,6 +203,45 @@ struct ClientModel {
         #expect(feed(fresh, viewport("alice", 0, 0, 1, 1, extra: #","version":-1"#)).map { $0.str("message") } == ["version -1 must not be negative"])
     }
 
+    @Test func answersThatNeverArriveAreResentLessAndLessOften() throws {
+        let engine = FilterEngine()
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: try TestSupport.onx(.today)))
+        _ = feed(engine, viewport("alice", 40.924, -108.0955, 25, 20), at: 1_000)
+        _ = feed(engine, viewport("alice", 41.5, -107, 25, 20), at: 1_001)  // version 2, never applied
+        // A client stuck at version 1 (or broken: version 0) sends a heartbeat every 0.5 s for 10 s.
+        var resentAt: [Double] = []
+        for k in 1...20 {
+            let now = 1_001 + Double(k) * 0.5
+            let have = k % 2 == 0 ? #","version":1"# : #","version":0"#
+            if !feed(engine, viewport("alice", 41.5, -107, 25, 20, extra: have), at: now).isEmpty { resentAt.append(now) }
+        }
+        // Waits of 0.25, 0.5, 1, 2, 4, 8 s after each resend: 5 resends in 10 s, not 20.
+        #expect(resentAt == [1_001.5, 1_002, 1_003, 1_005, 1_009])
+        // Once the client reports the current version, the next lost answer is resent promptly again.
+        let current = feed(engine, viewport("alice", 41.5, -107, 25, 20), at: 1_011)
+        #expect(current.isEmpty)
+        // (versions: 1, the lost 2, resends 3-7)
+        #expect(feed(engine, viewport("alice", 41.5, -107, 25, 20, extra: #","version":7"#), at: 1_011.5).isEmpty)
+        #expect(feed(engine, viewport("alice", 45, -100, 25, 20), at: 1_012).map { $0.num("version") } == [8])  // lost
+        #expect(feed(engine, viewport("alice", 45, -100, 25, 20, extra: #","version":7"#), at: 1_012.5).map { $0.num("version") } == [9])
+    }
+
+    @Test func aMissingSnapshotIsAskedForLessAndLessOften() throws {
+        let engine = FilterEngine()
+        var requests: [Double] = []
+        for k in 0..<60 {
+            let now = 1_000 + Double(k) * 0.5
+            let out = feed(engine, viewport("c\(k % 3)", 10, 10, 1, 1, day: "tomorrow"), at: now)
+            if out.contains(where: { $0.str("type") == "resync" }) { requests.append(now) }
+        }
+        // Then after 2, 4, 8, 16 s while tomorrow's snapshot does not come: 4 in 30 s, not 30.
+        #expect(requests == [1_000, 1_002, 1_006, 1_014])
+        // A completed snapshot (the publishers are alive) starts the backoff over.
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: try TestSupport.onx(.today)))
+        #expect(feed(engine, viewport("c0", 10, 10, 1, 1, day: "tomorrow"), at: 1_030).contains { $0.str("type") == "resync" })
+        #expect(!feed(engine, viewport("c0", 10, 10, 1, 1, day: "tomorrow"), at: 1_030.5).contains { $0.str("type") == "resync" })
+    }
+
     @Test func idleClientsAreForgotten() throws {
         var options = FilterOptions()
         options.idleSeconds = 60

@@ -83,6 +83,42 @@ struct BrokerPlugTests {
         broker.stop()
     }
 
+    @Test("messages a command refused (stdin closed before reading) are held and reach its successor")
+    func refusedInputIsHeldForTheNextCommand() throws {
+        let broker = try RunningBroker.start()
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-refuse-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        // The first command closes its stdin at once and lingers (every write to it fails with
+        // EPIPE), then exits; the next one (the marker exists) is the jq rewrite.
+        let script = "if [ -e '\(marker)' ]; then exec " + jqRewrite.map { "'\($0)'" }.joined(separator: " ")
+            + "; else touch '\(marker)'; exec 0<&-; echo ready >&2; sleep 1; exit 1; fi"
+        let plug = try broker.startPlug(["--sub", "in", "--", "sh", "-c", script])
+        let client = try BusClient(broker, subscriptions: ["out"])
+        try #require(plug.waitForStderr(containing: "ready", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
+        // While the first command refuses input: 100 lines, published until the subscription is up.
+        for seq in 0..<100 {
+            try client.pub.send(topic: "in", line: #"{"type":"in","seq":\#(seq)}"#)
+            usleep(2_000)
+        }
+        var received: Set<Int> = []
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline && received.count < 100 {
+            if let message = try client.sub.receiveMessage(timeout: .milliseconds(100)),
+               let object = (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any],
+               let value = object["seq"] as? Int {
+                received.insert(value)
+            }
+        }
+        #expect(plug.stderrText.contains("holding messages"), "\(plug.stderrText)")
+        // The slow joiner may drop the first few before the broker's subscription reaches the
+        // client's PUB; everything after the first arrival must be there.
+        let first = received.min() ?? 100
+        #expect(first < 20 && received.count == 100 - first, "received \(received.count), first \(first)\n\(plug.stderrText)")
+        plug.signal(SIGTERM)
+        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
+        broker.stop()
+    }
+
     @Test("a plugin killed mid-stream is restarted, and later lines arrive")
     func killedPluginIsRestarted() throws {
         let broker = try RunningBroker.start()

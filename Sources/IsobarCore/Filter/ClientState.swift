@@ -6,6 +6,8 @@ final class ClientState {
     /// When (the engine's clock) `version` was sent: a heartbeat reporting an older version this
     /// long after is a lost answer, not one still in flight.
     var sentAt = -Double.infinity
+    /// Full sets resent for lost answers since the client last reported the current version.
+    var lostAnswerResends = 0
     /// Key → fingerprint of every annotation the client holds after applying all messages sent.
     var shown: [UInt64: UInt64] = [:]
     /// The snapshot `shown` was computed from; nil when the client has never seen data.

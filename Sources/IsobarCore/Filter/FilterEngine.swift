@@ -14,6 +14,8 @@ public final class FilterEngine {
     private var clients: [String: ClientState] = [:]
     private var lastSweep = 0.0
     private var lastResyncRequest = -Double.infinity
+    /// Consecutive requests for a snapshot clients wait for (see `requestMissingSnapshot`).
+    private var missingSnapshotRequests = 0
     /// The time of the line being handled (the caller's clock), for stamping what is sent.
     private var clock = 0.0
 
@@ -43,7 +45,7 @@ public final class FilterEngine {
     }
 
     func handle(_ object: JSONObject, now: Double, into out: inout JSONWriter) throws(MessageError) {
-        let type = try object.requireName("type")
+        let type = try object.requireName("type", maxLength: .max)
         switch type {
         case "station": try receive(StationMessage(from: object))
         case "snapshot": complete(try SnapshotEnd(from: object), now: now, into: &out)
@@ -86,6 +88,7 @@ public final class FilterEngine {
         switch assembler.finish(end) {
         case .complete(let stations):
             snapshots[end.day] = StationSnapshot(end: end, stations: stations, interner: interner)
+            missingSnapshotRequests = 0
             for client in clients.values where client.viewport.day == end.day {
                 send(client, full: client.shownSnapshot == nil, into: &out)
                 refreshSelection(client, onlyIfChanged: true, into: &out)
@@ -106,13 +109,24 @@ public final class FilterEngine {
         Resync(reason: reason).write(to: &out)
     }
 
+    /// Asks for a day's snapshot that clients are waiting for: at first like any resync, then
+    /// less and less often while it still does not come (a feed down for hours must not make
+    /// the publishers replay everything every second), back to normal once a snapshot completes.
+    private func requestMissingSnapshot(_ day: Day, now: Double, into out: inout JSONWriter) {
+        let interval = options.resyncInterval * Double(1 << min(missingSnapshotRequests, 6))
+        guard now - lastResyncRequest >= interval else { return }
+        missingSnapshotRequests += 1
+        lastResyncRequest = now
+        Resync(reason: "no \(day.rawValue) snapshot yet").write(to: &out)
+    }
+
     // MARK: - Clients
 
     private func update(_ viewport: Viewport, now: Double, into out: inout JSONWriter) {
         // A client is looking but we have nothing for its day: the snapshot (or our start-up
         // request) may have been lost before the bus connections settled. Ask again (rate-limited).
         if snapshots[viewport.day] == nil {
-            requestResync(reason: "no \(viewport.day.rawValue) snapshot yet", now: now, into: &out)
+            requestMissingSnapshot(viewport.day, now: now, into: &out)
         }
         guard let client = clients[viewport.client] else {
             makeRoom()
@@ -124,10 +138,17 @@ public final class FilterEngine {
         let old = client.viewport
         client.viewport = viewport
         client.lastSeen = now
-        if viewport.showsSame(as: old), client.shownSnapshot != nil {
+        if viewport.showsSame(as: old) {
             // A heartbeat (or a repeat): the set cannot have changed, since snapshot changes are
             // pushed as they complete. Only a lost answer needs anything: the whole set again.
-            if let have = viewport.version, have != client.version, now - client.sentAt >= options.lostAnswerGrace {
+            guard let have = viewport.version else { return }
+            if have == client.version {
+                client.lostAnswerResends = 0
+            } else if now - client.sentAt >= options.lostAnswerGrace * Double(1 << min(client.lostAnswerResends, 6)) {
+                // Each resend that still does not arrive (an answer too big for a line limit on
+                // the way, a client that cannot apply it) doubles the wait, up to 64x the grace:
+                // never a full set per heartbeat forever.
+                client.lostAnswerResends += 1
                 send(client, full: true, forceMessage: true, into: &out)
                 refreshSelection(client, onlyIfChanged: false, into: &out)
             }

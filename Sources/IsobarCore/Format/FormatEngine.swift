@@ -20,7 +20,7 @@ public struct FormatEngine: Sendable {
         }
         let mark = out.bytes.count
         do {
-            switch try object.requireName("type") {
+            switch try object.requireName("type", maxLength: .max) {
             case "visible": try annotations(object, into: &out)
             case "selection": try callout(object, into: &out)
             default:
