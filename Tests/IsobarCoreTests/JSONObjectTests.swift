@@ -69,6 +69,16 @@ import Testing
         #expect(failure(text) == "duplicate key \"\(key)\"", "\(text)")
     }
 
+    @Test func keysAreComparedAsBytesNotAsCanonicalText() throws {
+        // "é" precomposed (NFC) and as e + combining acute (NFD): equal Strings, different keys.
+        let nfc = "\u{E9}", nfd = "e\u{301}"
+        for padding in [0, 40] {  // below and above the hashing threshold
+            let filler = (0..<padding).map { #""f\#($0)":0,"# }.joined()
+            #expect(failure("{" + filler + "\"\(nfc)\":1,\"\(nfd)\":2}") == nil, "padding \(padding)")
+            #expect(failure("{" + filler + "\"\(nfc)\":1,\"\\u00e9\":2}") == "duplicate key \"\(nfc)\"", "padding \(padding)")
+        }
+    }
+
     @Test func sameKeysInDifferentObjectsAreFine() throws {
         // Siblings and parent/child may share key names; only one object's own keys must differ.
         let object = try parse(#"{"a":{"a":{"a":1}},"u":[{"id":1,"t":2},{"id":3,"t":4}],"b":{"id":5},"id":6}"#)

@@ -37,7 +37,9 @@ struct JSONKeySet {
 
     private var stack: [Key] = []
     /// Per open object with more than `linearLimit` keys: its decoded keys (innermost last).
-    private var large: [(base: Int, keys: Set<String>)] = []
+    /// (Keys are compared as UTF-8 bytes, never as `String`s: `String` equality is canonical
+    /// equivalence, which would call an NFC and an NFD spelling of one name the same key.)
+    private var large: [(base: Int, keys: Set<[UInt8]>)] = []
 
     /// Where the next object's keys begin; pass it to `insert` and `close`.
     var open: Int { stack.count }
@@ -49,7 +51,7 @@ struct JSONKeySet {
         // and make every insert copy it.)
         if large.last?.base == base {
             let text = JSONDecoding.unescape(bytes, key.range)
-            if large[large.count - 1].keys.insert(text).inserted { return nil }
+            if large[large.count - 1].keys.insert(Array(text.utf8)).inserted { return nil }
             return text
         }
         for k in base..<stack.count {
@@ -59,7 +61,7 @@ struct JSONKeySet {
         }
         stack.append(key)
         if stack.count - base > Self.linearLimit {
-            let keys = Set(stack[base...].map { JSONDecoding.unescape(bytes, $0.range) })
+            let keys = Set(stack[base...].map { Array(JSONDecoding.unescape(bytes, $0.range).utf8) })
             large.append((base, keys))
         }
         return nil
@@ -77,6 +79,6 @@ struct JSONKeySet {
             guard a.range.count == b.range.count, let base = bytes.baseAddress else { return false }
             return memcmp(base + a.range.lowerBound, base + b.range.lowerBound, a.range.count) == 0
         }
-        return JSONDecoding.unescape(bytes, a.range) == JSONDecoding.unescape(bytes, b.range)
+        return JSONDecoding.unescape(bytes, a.range).utf8.elementsEqual(JSONDecoding.unescape(bytes, b.range).utf8)
     }
 }
