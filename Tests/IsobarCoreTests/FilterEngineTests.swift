@@ -226,6 +226,17 @@ struct ClientModel {
         #expect(feed(engine, viewport("alice", 45, -100, 25, 20, extra: #","version":7"#), at: 1_012.5).map { $0.num("version") } == [9])
     }
 
+    @Test func aRepeatedViewportBeforeAnyDataIsAnsweredEachTime() throws {
+        // A client (or a probe) whose first answer was lost re-sends its viewport: with no
+        // snapshot yet, each repeat gets a full (empty) answer; with a version it is a heartbeat.
+        let engine = FilterEngine()
+        for k in 0..<3 {
+            #expect(feed(engine, viewport("probe", 10, 10, 1, 1), at: 1_000 + Double(k)).filter { $0.str("type") == "visible" }
+                .map { $0.num("version") } == [Double(k + 1)])
+        }
+        #expect(feed(engine, viewport("probe", 10, 10, 1, 1, extra: #","version":3"#), at: 1_004).filter { $0.str("type") == "visible" }.isEmpty)
+    }
+
     @Test func aMissingSnapshotIsAskedForLessAndLessOften() throws {
         let engine = FilterEngine()
         var requests: [Double] = []

@@ -138,9 +138,11 @@ public final class FilterEngine {
         let old = client.viewport
         client.viewport = viewport
         client.lastSeen = now
-        if viewport.showsSame(as: old) {
+        if viewport.showsSame(as: old), viewport.version != nil || client.shownSnapshot != nil {
             // A heartbeat (or a repeat): the set cannot have changed, since snapshot changes are
             // pushed as they complete. Only a lost answer needs anything: the whole set again.
+            // (A repeat without a version before any data was shown still gets its full, empty
+            // answer below: it is how a client that lost that first answer learns it is known.)
             guard let have = viewport.version else { return }
             if have == client.version {
                 client.lostAnswerResends = 0

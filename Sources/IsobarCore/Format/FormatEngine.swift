@@ -79,14 +79,17 @@ public struct FormatEngine: Sendable {
 
     private func annotation(_ item: JSONObject, titles: TitleFormatter, into out: inout JSONWriter) throws(MessageError) {
         let isCluster = try item.optionalBool("cluster") ?? false
-        let id = try item.requireName("id")
+        let idField = item.field("id")
+        let plainID = Self.plainString(item, idField, maxLength: 256)
+        let id = plainID == nil ? try item.requireName("id") : ""
         let coordinate = try Coordinate(from: item)
         let temperature = try item.optionalNumber("temperature")
         let windSpeed = try item.optionalNumber("windSpeed")
         let windDirection = try item.optionalNumber("windDirection")
         let precipitation = try item.optionalNumber("precipitation")
         out.objectStart()
-        out.key("id"); out.string(id)
+        out.key("id")
+        if let plainID { out.raw(plainID) } else { out.string(id) }
         out.key("coordinate"); coordinate.write(to: &out)
         out.key("title")
         out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation))
@@ -96,7 +99,12 @@ public struct FormatEngine: Sendable {
             out.key("cluster"); out.bool(true)
             out.key("count"); out.int(count)
         } else {
-            out.key("subtitle"); out.string(try item.optionalString("name") ?? "")
+            out.key("subtitle")
+            if let name = Self.plainString(item, item.field("name"), maxLength: .max) {
+                out.raw(name)
+            } else {
+                out.string(try item.optionalString("name") ?? "")
+            }
         }
         switch titles.presentation.field {
         case .temperature:
@@ -107,6 +115,16 @@ public struct FormatEngine: Sendable {
             titles.writeWind(speed: windSpeed, direction: windDirection, into: &out)
         }
         out.objectEnd()
+    }
+
+    /// A non-empty string member without escapes, as its quoted bytes, to be copied to the output
+    /// as is (it was validated with the line, and needs no escaping); nil for anything else, which
+    /// takes the decoding path and its checks and messages.
+    private static func plainString(_ item: JSONObject, _ field: JSONField?, maxLength: Int) -> ArraySlice<UInt8>? {
+        guard let field, field.kind == .string, field.valueRange.count > 2, field.valueRange.count - 2 <= maxLength else { return nil }
+        let raw = item.storage[field.valueRange]
+        // (DEL is written escaped by JSONWriter: such a string takes the writer's path too.)
+        return raw.contains { $0 == UInt8(ascii: "\\") || $0 == 0x7F } ? nil : raw
     }
 
     private func callout(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
