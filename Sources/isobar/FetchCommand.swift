@@ -35,11 +35,13 @@ struct FetchCommand: AsyncParsableCommand {
     var maxBodyBytes = 8 << 20
     @Option(help: "Redirects followed per request.")
     var maxRedirects = 3
+    @Option(help: "Longest wait in seconds before retrying a failed feed (the backoff doubles from 1 s up to it, with full jitter).")
+    var backoffCap: Double = 300
 
     func run() async throws {
         Logs.bootstrap()
         let options = FetchOptions(today: today, tomorrow: tomorrow, interval: interval, once: once, timeout: timeout,
-                                   maxBodyBytes: maxBodyBytes, maxRedirects: maxRedirects)
+                                   maxBodyBytes: maxBodyBytes, maxRedirects: maxRedirects, backoffCap: backoffCap)
         do {
             try options.validate()
         } catch {

@@ -56,7 +56,9 @@ struct FilterCommand: ParsableCommand {
             LineOutput.standardOutput.flush()
         }
         LineInput.runStage(stage: FilterEngine.stage, maxLineLength: maxLineBytes) { line, out in
-            engine.handle(line: line, now: Date().timeIntervalSince1970, into: &out)
+            // A monotonic clock: the filter only measures intervals (idle clients, resync and
+            // resend backoff), which a wall-clock step backwards would stall.
+            engine.handle(line: line, now: ProcessInfo.processInfo.systemUptime, into: &out)
         }
     }
 }

@@ -33,6 +33,8 @@ struct UpCommand: ParsableCommand {
     var tomorrow: String?
     @Option(help: "Seconds between feed polls.")
     var interval: Double?
+    @Option(help: "Longest retry wait in seconds after feed failures (fetch --backoff-cap).")
+    var backoffCap: Double = 300
     @Option(help: "Data directory for the SQLite store.")
     var dataDir = PersistOptions.defaultDataDirectory
     @Option(help: "Formatter default units (imperial, metric).")
@@ -67,7 +69,8 @@ struct UpCommand: ParsableCommand {
                 "--sub", "select/", "--sub", "resync", "--", me, "filter", "--request-resync"], startDelay: .milliseconds(300)),
             ServiceSpec(name: "fetch", command: me, arguments: [
                 "plug", "--name", "fetch", "--sub", "resync", "--",
-                me, "fetch", "--today", todayURL, "--tomorrow", tomorrowURL, "--interval", String(pollInterval)],
+                me, "fetch", "--today", todayURL, "--tomorrow", tomorrowURL, "--interval", String(pollInterval),
+                "--backoff-cap", String(backoffCap)],
                 startDelay: .milliseconds(300)),
         ]
         let supervisor = Supervisor(services: services, logger: Logger(label: "up"))

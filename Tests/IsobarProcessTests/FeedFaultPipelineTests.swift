@@ -124,7 +124,10 @@ struct FeedFaultPipelineTests {
         var feed = try Self.startFeed(port: port, fault: nil)
         defer { Self.stopFeed(feed) }
         let base = "http://127.0.0.1:\(port)"
-        let pipeline = try UpPipeline.start(["--today", base + "/today.json", "--tomorrow", base + "/tomorrow.json", "--interval", "1"])
+        let pipeline = try UpPipeline.start(["--today", base + "/today.json", "--tomorrow", base + "/tomorrow.json", "--interval", "1",
+                                              // Retries within 4 s: with the default 300 s cap, a slow run piles up
+                                              // enough failures for a retry to wait past the test's 30 s.
+                                              "--backoff-cap", "4"])
         defer { pipeline.stop() }
         let watcher = try Watcher(endpoints: pipeline.endpoints)
         let today = try Reference.records("today")

@@ -26,7 +26,8 @@ public final class FilterEngine {
     public var clientCount: Int { clients.count }
     public func snapshot(for day: Day) -> StationSnapshot? { snapshots[day] }
 
-    /// Handles one input line, appending any output lines to `out`.
+    /// Handles one input line, appending any output lines to `out`. `now` is any clock in seconds
+    /// (only differences are used; `isobar filter` passes a monotonic one).
     public func handle(line: UnsafeRawBufferPointer, now: Double, into out: inout JSONWriter) {
         clock = now
         let object: JSONObject
