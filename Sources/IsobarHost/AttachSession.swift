@@ -69,10 +69,14 @@ public final class AttachSession: @unchecked Sendable {
 
     /// Sends the viewport, with the version applied once the filter has answered.
     public func sendViewport() {
-        guard var viewport = lock.withLock({ self.viewport }) else { return }
         // A set broken by a gap reports version 0, which the filter never sends: the heartbeat then
         // repairs it even when the resync asked for at the gap was lost too.
-        viewport.version = lock.withLock { answered ? (annotations.broken ? 0 : annotations.version) : nil }
+        let current = lock.withLock { () -> Viewport? in
+            var viewport = self.viewport
+            viewport?.version = answered ? (annotations.broken ? 0 : annotations.version) : nil
+            return viewport
+        }
+        guard let viewport = current else { return }
         var writer = JSONWriter()
         viewport.write(to: &writer)
         bus.publish(Array(writer.bytes.dropLast()))

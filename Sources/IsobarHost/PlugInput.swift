@@ -123,11 +123,17 @@ enum PlugInput {
             if pending.isEmpty && dropped == 0 {
                 logger.warning("\(stage): the command is not running; holding messages for its restart")
             }
-            if pending.count + lines.count <= PlugInput.pendingLimit {
-                pending.append(contentsOf: lines)
-            } else {
+            keep(lines[...], first: false)
+        }
+
+        /// Adds whole lines to `pending` (in front of it when `first`: they were received earlier),
+        /// or counts them as dropped when that would pass `pendingLimit`.
+        mutating func keep(_ lines: ArraySlice<UInt8>, first: Bool) {
+            guard pending.count + lines.count <= PlugInput.pendingLimit else {
                 dropped += lines.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                return
             }
+            if first { pending.insert(contentsOf: lines, at: 0) } else { pending.append(contentsOf: lines) }
         }
 
         /// Writes `lines` to the child; what did not go into its pipe (it died or closed its stdin) is
@@ -151,13 +157,7 @@ enum PlugInput {
                     while resume < lines.count && lines[resume] != 0x0A { resume += 1 }
                     resume += 1
                 }
-                if resume < lines.count {
-                    if pending.count + lines.count - resume <= PlugInput.pendingLimit {
-                        pending.insert(contentsOf: lines[resume...], at: 0)
-                    } else {
-                        dropped += lines[resume...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                    }
-                }
+                if resume < lines.count { keep(lines[resume...], first: true) }
             }
         }
     }

@@ -119,7 +119,7 @@ import Testing
         #expect(written(0.1 + 0.2) == "0.30000000000000004")
         #expect(written(46) == "46")
         #expect(written(1e20) == "1e+20")
-        var random = SplitMix(seed: 11)
+        var random = TestSupport.Random(seed: 11)
         for _ in 0..<100_000 {
             let bits = random.next()
             // Decimals with 0-7 fraction digits (the fast path and its edge), and arbitrary doubles.
@@ -145,7 +145,7 @@ import Testing
                 return byte < 0x20 || byte >= 0x80 || byte == 0x22 || byte == 0x5C
             }
         }
-        var random = SplitMix(seed: 7)
+        var random = TestSupport.Random(seed: 7)
         let alphabet: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF, 0x41, 0x61]
         for _ in 0..<200_000 {
             var word: UInt64 = 0
@@ -218,15 +218,3 @@ import Testing
     }
 }
 
-/// A tiny seeded generator for reproducible random inputs.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import IsobarCore
 
-/// `TopicDeriver` (the plug's allocation-free path) must agree exactly with `Topic.derive`, which
-/// parses a full `JSONObject`, on good lines, odd-but-valid lines and every kind of bad line.
+/// `TopicDeriver` (the plug's and `Topic.derive(fromLine:)`'s allocation-free path) must agree
+/// exactly with parsing a full `JSONObject` and `Topic.derive(from:)`, on good lines, odd-but-valid
+/// lines and every kind of bad line.
 @Suite struct TopicDeriverTests {
     static let lines: [String] = [
         #"{"type":"station","day":"today"}"#,
@@ -46,7 +47,7 @@ import Testing
         try #require(Self.corpus.count > 70, "corpus not found")
         var accepted = 0
         for line in all {
-            let expected = line.withUnsafeBytes { Topic.derive(fromLine: $0) }
+            let expected = line.withUnsafeBytes { raw in (try? JSONObject(parsing: raw)).flatMap(Topic.derive(from:)) }
             let ok = line.withUnsafeBytes { deriver.derive($0) }
             let got = ok ? String(decoding: deriver.topic, as: UTF8.self) : nil
             #expect(got == expected, "\(String(decoding: line.prefix(120), as: UTF8.self))")

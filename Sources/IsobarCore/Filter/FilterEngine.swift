@@ -104,10 +104,13 @@ public final class FilterEngine {
         }
     }
 
-    private func requestResync(reason: String, now: Double, into out: inout JSONWriter) {
-        guard now - lastResyncRequest >= options.resyncInterval else { return }
+    /// Publishes a `resync` for the publishers, at most one per `interval` seconds.
+    @discardableResult
+    private func requestResync(reason: String, now: Double, interval: Double? = nil, into out: inout JSONWriter) -> Bool {
+        guard now - lastResyncRequest >= interval ?? options.resyncInterval else { return false }
         lastResyncRequest = now
         Resync(reason: reason).write(to: &out)
+        return true
     }
 
     /// Asks for a day's snapshot that clients are waiting for: at first like any resync, then
@@ -115,10 +118,9 @@ public final class FilterEngine {
     /// the publishers replay everything every second), back to normal once a snapshot completes.
     private func requestMissingSnapshot(_ day: Day, now: Double, into out: inout JSONWriter) {
         let interval = options.resyncInterval * Double(1 << min(missingSnapshotRequests, 6))
-        guard now - lastResyncRequest >= interval else { return }
-        missingSnapshotRequests += 1
-        lastResyncRequest = now
-        Resync(reason: "no \(day.rawValue) snapshot yet").write(to: &out)
+        if requestResync(reason: "no \(day.rawValue) snapshot yet", now: now, interval: interval, into: &out) {
+            missingSnapshotRequests += 1
+        }
     }
 
     // MARK: - Clients

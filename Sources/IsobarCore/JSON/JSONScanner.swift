@@ -185,13 +185,10 @@ struct JSONScanner {
     private mutating func skipValidatedString() -> Bool {
         index += 1
         var escaped = false
-        let ones: UInt64 = 0x0101_0101_0101_0101
         while index < bytes.count {
             while index + 8 <= bytes.count {
                 let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let quote = word ^ (ones &* 0x22)
-                let backslash = word ^ (ones &* 0x5C)
-                if ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & (ones &* 0x80) != 0 { break }
+                if Self.matches(word, 0x22) | Self.matches(word, 0x5C) != 0 { break }
                 index += 8
             }
             guard index < bytes.count else { break }
@@ -207,14 +204,18 @@ struct JSONScanner {
     /// (bit tricks: a byte is zero in `x` exactly when the `(x - 0x01…) & ~x & 0x80…` test has its
     /// high bit; false positives only occur above a true hit, which the byte loop sorts out).
     @inline(__always) static func hasSpecialByte(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        let quotes = (quote &- ones) & ~quote
-        let backslashes = (backslash &- ones) & ~backslash
-        return (word | control | quotes | backslashes) & highs != 0
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return (word & highs) | control | matches(word, 0x22) | matches(word, 0x5C) != 0
+    }
+
+    @inline(__always) private static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inline(__always) private static var highs: UInt64 { 0x8080_8080_8080_8080 }
+
+    /// The high bit of each byte of `word` that equals `byte` (and possibly of bytes above such a
+    /// one: the borrow of the subtraction; callers only ask whether any is set).
+    @inline(__always) static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & highs
     }
 
     private mutating func scanEscape() throws(JSONError) {

@@ -3,10 +3,11 @@
 /// subscribed to `annotations/alice` never receives other clients' traffic. (Prefix matching
 /// also matches `annotations/alice2`; subscribers compare the topic frame exactly.)
 public enum Topic {
-    /// nil when the line is not a JSON object with a string `type`.
+    /// nil when the line is not a JSON object with a string `type` (the same scan as the plug's,
+    /// `TopicDeriver`, without building a `JSONObject`).
     public static func derive(fromLine line: UnsafeRawBufferPointer) -> String? {
-        guard let object = try? JSONObject(parsing: line) else { return nil }
-        return derive(from: object)
+        var deriver = TopicDeriver()
+        return deriver.derive(line) ? String(decoding: deriver.topic, as: UTF8.self) : nil
     }
 
     public static func derive(from object: JSONObject) -> String? {

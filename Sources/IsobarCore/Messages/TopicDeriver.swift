@@ -3,7 +3,8 @@
 /// are reused from line to line. This is the per-message work of `isobar plug` on its command's
 /// output, so it must cost next to nothing beyond the scan itself.
 ///
-/// The result is exactly `Topic.derive(fromLine:)`'s (tests compare the two on every corpus line).
+/// The result is exactly that of parsing a `JSONObject` and `Topic.derive(from:)` (tests compare
+/// the two on every corpus line).
 public struct TopicDeriver {
     /// The topic of the last line `derive` accepted, as UTF-8 bytes.
     public private(set) var topic: [UInt8] = []
