@@ -7,7 +7,7 @@ import Logging
 /// Used by `isobar attach` and by tests and benchmarks that act as map clients.
 ///
 /// Receiving runs on a dedicated thread (never the Swift concurrency pool); `onMessage` is called
-/// there with the topic and the JSON line. Publishing is thread-safe (one lock around the PUB socket).
+/// there with the topic and each JSON line (a batched bus message, see `TopicBatch`, is split). Publishing is thread-safe (one lock around the PUB socket).
 public final class BusClient: @unchecked Sendable {
     // @unchecked: `publisher` is only used under `lock`; `subscriber` only on the receive thread
     // after `start`; `context` is thread-safe in libzmq.
@@ -40,7 +40,8 @@ public final class BusClient: @unchecked Sendable {
                 do {
                     guard let message = try subscriber.receiveMessage(timeout: .milliseconds(500)) else { continue }
                     guard message.isTopicAndPayload else { continue }
-                    onMessage(message.topic, message.payload)
+                    let topic = message.topic
+                    for line in message.lines { onMessage(topic, line) }
                 } catch {
                     break  // context shut down (close) or socket failure
                 }
@@ -65,6 +66,29 @@ public final class BusClient: @unchecked Sendable {
 
     @discardableResult
     public func publish(_ line: String) -> Bool { publish(Array(line.utf8)) }
+
+    /// Publishes many lines at once, consecutive lines of one topic batched into one bus message
+    /// (`TopicBatch`). Returns how many lines were taken (a line without a string `type` is not).
+    @discardableResult
+    public func publish(lines: [[UInt8]]) -> Int {
+        var batch = TopicBatch()
+        var deriver = TopicDeriver()
+        var taken = 0
+        lock.lock()
+        defer { lock.unlock() }
+        let send: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void = { [publisher] topic, payload in
+            _ = try? publisher.send(topicBytes: topic, payload: payload)
+        }
+        for line in lines {
+            line.withUnsafeBytes { raw in
+                guard deriver.derive(raw) else { return }
+                taken += 1
+                deriver.topic.withUnsafeBytes { batch.add(topic: $0, line: raw, send: send) }
+            }
+        }
+        batch.flush(send)
+        return taken
+    }
 
     /// Stops receiving and closes the sockets (queued publishes get the socket's LINGER to leave).
     public func close() {

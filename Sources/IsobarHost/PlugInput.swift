@@ -3,7 +3,8 @@ import IsobarBus
 import Logging
 
 /// The thread that owns the plug's SUB socket and the running child's stdin: every two-frame message
-/// received on the subscribed topics is written to stdin as its JSON line plus `\n`.
+/// received on the subscribed topics is written to stdin as its JSON line (or lines, for a batch)
+/// plus `\n`.
 ///
 /// It is the only thread that writes to or closes a child's stdin, so a descriptor is never closed
 /// under a write. It asks the `Plug` which child is current each turn and again whenever a message
@@ -162,18 +163,16 @@ enum PlugInput {
         }
     }
 
-    /// Appends one bus message's JSON line plus `\n`, skipping (with a log line) what is not one.
+    /// Appends one bus message's lines (one, or a batch joined by `\n`; see `TopicBatch`), each
+    /// ending in `\n`, skipping (with a log line) what is not a two-frame message.
     static func append(count: Int, topic: UnsafeRawBufferPointer, line: UnsafeRawBufferPointer,
                        to batch: inout [UInt8], stage: String, logger: Logger) {
         guard count == 2 else {
             logger.warning("\(stage): ignoring a \(count)-frame message on topic \(String(decoding: topic, as: UTF8.self))")
             return
         }
-        if let base = line.baseAddress, memchr(base, 0x0A, line.count) != nil {
-            logger.warning("\(stage): ignoring a message on topic \(String(decoding: topic, as: UTF8.self)) with a newline inside its JSON")
-            return
-        }
+        guard !line.isEmpty else { return }
         batch.append(contentsOf: line)
-        batch.append(0x0A)
+        if line[line.count - 1] != 0x0A { batch.append(0x0A) }
     }
 }

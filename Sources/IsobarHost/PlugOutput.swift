@@ -11,7 +11,8 @@ enum PlugOutput {
     /// Size of one read; lines longer than this are assembled by `LineSplitter`.
     static let readSize = 64 * 1024
 
-    /// Starts the stdout reader: every line is handed to `publisher` (see `PlugPublisher.publish(line:)`);
+    /// Starts the stdout reader: every line is handed to `publisher` (see `PlugPublisher.publish(line:)`), which sends
+    /// what one read brought as one batch per topic run;
     /// an over-long line becomes one `error` message. `group` is left when the pipe is drained.
     static func startStdoutReader(
         child: ChildProcess, publisher: PlugPublisher, stage: String, maxLineLength: Int,
@@ -33,8 +34,10 @@ enum PlugOutput {
             }
             readUntilEOF(child.stdout, logger: logger, stage: stage, stream: "stdout") { chunk in
                 splitter.append(chunk, handle)
+                publisher.flush()
             }
             splitter.finish(handle)
+            publisher.flush()
             child.stdout.close()
         }
         thread.name = "isobar-stdout-\(child.pid)"

@@ -16,6 +16,8 @@ final class PlugPublisher: @unchecked Sendable {
     private var sendFailureLogged = false
     /// Validates each line and finds its topic with buffers reused across lines.
     private var deriver = TopicDeriver()
+    /// Lines taken but not yet sent (see `publish(line:)`).
+    private var batch = TopicBatch()
 
     init(socket: ZMQSocket, stage: String, logger: Logger) {
         self.socket = socket
@@ -23,14 +25,19 @@ final class PlugPublisher: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Publishes one line COMMAND wrote on stdout, under the topic derived from it (`type`, plus
+    /// Takes one line COMMAND wrote on stdout, under the topic derived from it (`type`, plus
     /// `/client` when it has a string `client`). A line that is not a JSON object with a string `type`
     /// becomes one `error` message instead, so downstream sees that something was dropped, and why.
+    ///
+    /// Lines are batched (`TopicBatch`): consecutive lines of one topic leave as one bus message when
+    /// `flush()` is called, which the stdout reader does after every read, so nothing waits.
     func publish(line: UnsafeRawBufferPointer) {
         lock.lock()
         let valid = deriver.derive(line)
         if valid {
-            deriver.topic.withUnsafeBytes { send(topicBytes: $0, payload: line) }
+            deriver.topic.withUnsafeBytes { topic in
+                batch.add(topic: topic, line: line) { send(topicBytes: $0, payload: $1) }
+            }
         }
         lock.unlock()
         if !valid {
@@ -39,17 +46,28 @@ final class PlugPublisher: @unchecked Sendable {
         }
     }
 
-    /// Publishes an `error` message about COMMAND's output and logs it.
+    /// Sends the lines taken since the last flush.
+    func flush() {
+        lock.lock()
+        defer { lock.unlock() }
+        flushLocked()
+    }
+
+    /// Publishes an `error` message about COMMAND's output and logs it (after the lines before it).
     func publish(error: ErrorMessage) {
         logger.warning("\(stage): \(error.message): \(error.excerpt)")
         let payload = Array(error.jsonLine.utf8)
-        payload.withUnsafeBytes { send(topic: "error", payload: $0) }
-    }
-
-    private func send(topic: String, payload: UnsafeRawBufferPointer) {
+        let topic = Array("error".utf8)
         lock.lock()
         defer { lock.unlock() }
-        Array(topic.utf8).withUnsafeBytes { send(topicBytes: $0, payload: payload) }
+        flushLocked()
+        topic.withUnsafeBytes { topicBytes in
+            payload.withUnsafeBytes { send(topicBytes: topicBytes, payload: $0) }
+        }
+    }
+
+    private func flushLocked() {
+        batch.flush { send(topicBytes: $0, payload: $1) }
     }
 
     /// Sends one message; the caller holds `lock`.
@@ -70,6 +88,7 @@ final class PlugPublisher: @unchecked Sendable {
     func close(linger: Duration) {
         lock.lock()
         defer { lock.unlock() }
+        flushLocked()
         let milliseconds = Int32(clamping: linger.components.seconds * 1000 + linger.components.attoseconds / 1_000_000_000_000_000)
         try? socket.set(.linger(milliseconds: milliseconds))
         socket.close()

@@ -20,6 +20,10 @@ struct ClientsCommand: ParsableCommand {
     var minSpan = 0.5
     @Option(help: "Largest latitudeDelta of a pan, degrees.")
     var maxSpan = 2.0
+    @Option(help: "Largest pan step, as a fraction of the span (0.5: jumping around; 0.1: a finger dragging the map).")
+    var panStep = 0.5
+    @Option(help: "Largest zoom factor of one step (2: jumping around; 1.1: a pinch in progress).")
+    var zoomStep = 2.0
 
     func run() throws {
         let world = try WorldStations.load(path: common.world)
@@ -33,14 +37,19 @@ struct ClientsCommand: ParsableCommand {
         let names = (0..<clients).map { String(format: "c%04d", $0) }
         let total = steps * common.runs
         var plans: [[ClientsLoop.Step]] = []
+        var changes: [Double] = []
         for (i, name) in names.enumerated() {
-            var planner = PanPlanner(seed: common.seed &+ 10_000 &+ UInt64(i), spans: minSpan...maxSpan)
+            var planner = PanPlanner(seed: common.seed &+ 10_000 &+ UInt64(i), spans: minSpan...maxSpan,
+                                     step: panStep, zoom: zoomStep)
             var plan: [ClientsLoop.Step] = []
             var attempts = 0
             while plan.count < total && attempts < total * 20 {
                 attempts += 1
                 let (line, answer) = shadow.answer(Viewport(client: name, region: planner.next(in: snapshot)))
-                if let version = answer.version { plan.append(.init(line: line, version: version, annotations: answer.annotations)) }
+                if let version = answer.version {
+                    plan.append(.init(line: line, version: version, annotations: answer.annotations))
+                    changes.append(Double(answer.changes))
+                }
             }
             guard plan.count == total else { throw ValidationError("could not plan \(total) changing pans for \(name)") }
             plans.append(plan)
@@ -53,7 +62,7 @@ struct ClientsCommand: ParsableCommand {
         pipeline.clients.onApplied = { client, _, count, time in loop.applied(client: client, count: count, time: time) }
 
         let rssLoaded = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
-        var table = Table("clients: \(Format.int(clients)) clients x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°",
+        var table = Table("clients: \(Format.int(clients)) clients x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°, pan steps up to \(panStep) x span, zoom steps up to \(zoomStep)x",
                           header: ["run", "updates/s", "seconds", "p50 ms", "p99 ms", "max ms", "filter RSS MB start / max / end"])
         var rates: [Double] = []
         var starved = 0
@@ -93,6 +102,8 @@ struct ClientsCommand: ParsableCommand {
         let p50 = Summary(perClientP50), mx = Summary(perClientMax), counts = Summary(perClientCount)
         table.note("per-client p50 latency across clients: median \(Format.ms(p50.median)) ms, best \(Format.ms(p50.min)) ms, worst \(Format.ms(p50.max)) ms; per-client max: median \(Format.ms(mx.median)) ms, worst \(Format.ms(mx.max)) ms")
         table.note("updates completed per client: min \(Format.number(counts.min)), max \(Format.number(counts.max)) (of \(total)); starved (unfinished after 120 s): \(starved); wrong set sizes: \(loop.wrong); version gaps: \(pipeline.clients.gaps)")
+        let sortedChanges = changes.sorted()
+        table.note("an update changes on average \(Format.number(changes.reduce(0, +) / Double(max(1, changes.count)), 1)) stations (upserts + removals in the filter's `visible`; median \(Format.number(Summary.percentile(sorted: sortedChanges, 50))), max \(Format.number(sortedChanges.last ?? 0)))")
         table.note("filter RSS after loading: \(ProcStatus.megabytes(rssLoaded)) MB; samples every 0.2 s: \(Self.sketch(samples))")
         let flat = Self.isFlat(samples)
         table.note("target: >= 20,000 updates/s, none starved, memory flat: \(rate.median >= 20_000 && starved == 0 && counts.min == Double(total) && flat ? "MET" : "NOT MET") (rate \(Format.number(rate.median)), starved \(starved), memory \(flat ? "flat" : "growing"))")

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import IsobarBus
+import IsobarCore
 
 /// The bus-hop workload: `count` JSON messages of `size` bytes (`{"type":"hopA","n":"0000042","pad":"..."}`),
 /// sent with at most `window` unanswered at a time so no queue on the way reaches its high-water
@@ -38,7 +39,7 @@ struct HopTraffic {
     }
 
     /// The message's number, or nil for a probe or anything else.
-    static func number(in payload: [UInt8]) -> Int? {
+    static func number(in payload: UnsafeRawBufferPointer) -> Int? {
         guard payload.count >= numberOffset + 7 else { return nil }
         var value = 0
         for i in numberOffset..<(numberOffset + 7) {
@@ -61,8 +62,10 @@ struct HopTraffic {
         return false
     }
 
-    /// Runs the workload once: `send` publishes one message; `receiver` is read on its own thread.
-    func run(send: (inout [UInt8]) -> Void, receiver: ZMQSocket) -> Result {
+    /// Runs the workload once: `send` publishes one message (or adds it to a batch); `flush` sends
+    /// what a batching sender holds, called whenever the sender is about to wait and at the end.
+    /// `receiver` is read on its own thread; every line of every frame counts (see `TopicBatch`).
+    func run(send: (inout [UInt8]) -> Void, flush: () -> Void = {}, receiver: ZMQSocket) -> Result {
         let received = Counter()
         let done = DispatchSemaphore(value: 0)
         let total = count
@@ -72,10 +75,17 @@ struct HopTraffic {
             var inOrder = true
             while expected < total {
                 guard let message = try? receiver.receiveMessage(timeout: .seconds(10)) else { break }
-                guard let payload = message.frames.last, let n = HopTraffic.number(in: payload) else { continue }  // a late probe
-                if n != expected { inOrder = false }
-                expected = max(expected, n) + 1
-                received.add()
+                guard let payload = message.frames.last else { continue }
+                var lines = 0
+                payload.withUnsafeBytes { raw in
+                    TopicBatch.forEachLine(in: raw) { line in
+                        guard let n = HopTraffic.number(in: line) else { return }  // a late probe
+                        if n != expected { inOrder = false }
+                        expected = max(expected, n) + 1
+                        lines += 1
+                    }
+                }
+                received.add(lines)
             }
             state.finish(at: Date(), inOrder: inOrder)
             done.signal()
@@ -84,10 +94,14 @@ struct HopTraffic {
         let start = Date()
         thread.start()
         for n in 0..<count {
-            while n - received.current >= window { usleep(50) }
+            if n - received.current >= window {
+                flush()
+                while n - received.current >= window { usleep(50) }
+            }
             HopTraffic.setNumber(n, in: &message)
             send(&message)
         }
+        flush()
         done.wait()
         return Result(seconds: state.end.timeIntervalSince(start), received: received.current, inOrder: state.inOrder)
     }

@@ -102,7 +102,7 @@ final class Pipeline {
         var index = 0
         while index < lines.count {
             let end = min(lines.count, index + window)
-            for i in index..<end { client.publish(lines[i]) }
+            client.publish(lines: Array(lines[index..<end]))
             index = end
             client.publish(Self.probeResync)
             asked += 1

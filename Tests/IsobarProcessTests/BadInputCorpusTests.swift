@@ -182,15 +182,17 @@ struct BadInputCorpusTests {
         var lines: [String] = []
         var done = false
         while !done, let message = try client.sub.receiveMessage(timeout: .seconds(30)) {
-            let payload = String(decoding: message.payload, as: UTF8.self)
             if message.topic == "pong" { continue }
             if message.topic == "done" { done = true; break }
-            // The topic is the one derived from the message.
-            if message.topic != "error", let object = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any] {
-                let client = object["client"] as? String ?? ""
-                #expect(message.topic == (object["type"] as? String ?? "") + (client.isEmpty ? "" : "/" + client), "\(payload.prefix(80))")
+            // A batch holds lines of one topic only: the one derived from each of them.
+            for line in message.lines {
+                let payload = String(decoding: line, as: UTF8.self)
+                if message.topic != "error", let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] {
+                    let client = object["client"] as? String ?? ""
+                    #expect(message.topic == (object["type"] as? String ?? "") + (client.isEmpty ? "" : "/" + client), "\(payload.prefix(80))")
+                }
+                lines.append(payload)
             }
-            lines.append(payload)
         }
         #expect(done, "the end marker never arrived\n\(plug.stderrText.suffix(2000))")
         let clean = CorpusRun.Output(lines: good, peakKB: 0)
@@ -223,10 +225,12 @@ struct BadInputCorpusTests {
         try client.pub.send(topic: "station", line: #"{"type":"corpus-unknown","end":true}"#)
         var lines: [String] = []
         var ended = false
-        while let message = try client.sub.receiveMessage(timeout: .seconds(30)) {
-            let payload = String(decoding: message.payload, as: UTF8.self)
-            if payload == #"{"type":"corpus-unknown","end":true}"# { ended = true; break }
-            lines.append(payload)
+        receiving: while let message = try client.sub.receiveMessage(timeout: .seconds(30)) {
+            for line in message.lines {
+                let payload = String(decoding: line, as: UTF8.self)
+                if payload == #"{"type":"corpus-unknown","end":true}"# { ended = true; break receiving }
+                lines.append(payload)
+            }
         }
         #expect(ended, "the end marker never came back\n\(plug.stderrText.suffix(2000))")
         try CorpusRun.compare(stage: "filter", clean: clean, dirty: CorpusRun.Output(lines: lines, peakKB: 0), entries: input.inserted)

@@ -42,10 +42,12 @@ struct RunningBroker {
 
 /// The test's own bus client: a PUB connected to the broker's frontend and a SUB connected to its
 /// backend, used from the test's thread only.
-struct BusClient {
+final class BusClient {
     let context: ZMQContext
     let pub: ZMQSocket
     let sub: ZMQSocket
+    /// Lines of a batched message (see `TopicBatch`) not yet handed out by `receiveObject`.
+    private var pending: [(topic: String, line: [UInt8])] = []
 
     init(_ broker: RunningBroker, subscriptions: [String]) throws {
         context = try ZMQContext()
@@ -72,11 +74,17 @@ struct BusClient {
         return seen
     }
 
-    /// The next message, decoded as a JSON object, or nil after `timeout`.
+    /// The next line received (a batched message gives its lines one by one), decoded as a JSON
+    /// object, or nil after `timeout`.
     func receiveObject(timeout: Duration = .seconds(10)) throws -> (topic: String, object: [String: Any])? {
-        guard let message = try sub.receiveMessage(timeout: timeout) else { return nil }
-        let object = (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any] ?? [:]
-        return (message.topic, object)
+        if pending.isEmpty {
+            guard let message = try sub.receiveMessage(timeout: timeout) else { return nil }
+            pending = message.lines.map { (message.topic, $0) }
+            if pending.isEmpty { pending = [(message.topic, [])] }
+        }
+        let (topic, line) = pending.removeFirst()
+        let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] ?? [:]
+        return (topic, object)
     }
 }
 

@@ -21,6 +21,37 @@ struct BrokerPlugTests {
         #expect(ended == .exited(0), "\(broker.process.stderrText)")
     }
 
+    @Test("batches: a batched bus message reaches the command as its lines; lines the command writes at once leave as one message per topic run")
+    func batchesBothWays() throws {
+        let broker = try RunningBroker.start()
+        // For every input line, one write of four lines: three of topic out, then one of other.
+        let burst = #"{"type":"out","n":1}\n{"type":"out","n":2}\n{"type":"out","n":3}\n{"type":"other","n":4}\n"#
+        let plug = try broker.startPlug(["--sub", "in", "--", "sh", "-c", "while read -r line; do printf '\(burst)'; done"])
+        let client = try BusClient(broker, subscriptions: ["out", "other"])
+        try #require(try client.handshake(topic: "in") { #"{"type":"in","probe":\#($0)}"# }, "\(plug.stderrText)")
+
+        // One bus message holding three lines: the command must read three lines, so answer three bursts.
+        let batch = #"{"type":"in","k":1}"# + "\n" + #"{"type":"in","k":2}"# + "\n" + #"{"type":"in","k":3}"#
+        try client.pub.send(topic: "in", line: batch)
+        var messages: [(topic: String, lines: [String])] = []
+        while messages.count < 6, let message = try client.sub.receiveMessage(timeout: .seconds(10)) {
+            messages.append((message.topic, message.lines.map { String(decoding: $0, as: UTF8.self) }))
+        }
+        let out = [#"{"type":"out","n":1}"#, #"{"type":"out","n":2}"#, #"{"type":"out","n":3}"#]
+        #expect(messages.count == 6, "\(messages)\n\(plug.stderrText)")
+        for (i, message) in messages.enumerated() {
+            if i % 2 == 0 {
+                #expect(message.topic == "out" && message.lines == out, "\(i): \(message)")
+            } else {
+                #expect(message.topic == "other" && message.lines == [#"{"type":"other","n":4}"#], "\(i): \(message)")
+            }
+        }
+        #expect(try client.sub.receiveMessage(timeout: .milliseconds(300)) == nil)
+        plug.signal(SIGTERM)
+        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
+        broker.stop()
+    }
+
     @Test("plug --help prints its help and exits 0; after -- it is the command's argument")
     func plugHelp() throws {
         for flag in ["--help", "-h"] {
@@ -103,10 +134,13 @@ struct BrokerPlugTests {
         var received: Set<Int> = []
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline && received.count < 100 {
-            if let message = try client.sub.receiveMessage(timeout: .milliseconds(100)),
-               let object = (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any],
-               let value = object["seq"] as? Int {
-                received.insert(value)
+            if let message = try client.sub.receiveMessage(timeout: .milliseconds(100)) {
+                for line in message.lines {
+                    if let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
+                       let value = object["seq"] as? Int {
+                        received.insert(value)
+                    }
+                }
             }
         }
         #expect(plug.stderrText.contains("holding messages"), "\(plug.stderrText)")
@@ -136,8 +170,10 @@ struct BrokerPlugTests {
             try client.pub.send(topic: "in", line: #"{"type":"in","seq":\#(seq)}"#)
             seq += 1
             while let message = try client.sub.receiveMessageNonBlocking() {
-                let object = (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any]
-                if let value = object?["seq"] as? Int { received.append(value) }
+                for line in message.lines {
+                    let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any]
+                    if let value = object?["seq"] as? Int { received.append(value) }
+                }
             }
             if !killed && received.count >= 200 {
                 kill(firstChild, SIGKILL)

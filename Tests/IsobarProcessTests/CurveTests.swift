@@ -121,11 +121,13 @@ struct CurveTests {
         let until = ContinuousClock.now + .seconds(15)
         while seen.count < count && ContinuousClock.now < until {
             guard let message = try sub.receiveMessage(timeout: .milliseconds(200)) else { continue }
-            let text = message.payloadString
-            if message.topic == "out", let object = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any] {
-                if let seq = object["seq"] as? Int, seq >= 0 { seen.append(seq) } else if object["probe"] == nil { others.append(text) }
-            } else if message.topic != "in" {
-                others.append("\(message.topic): \(text)")
+            for line in message.lines {
+                let text = String(decoding: line, as: UTF8.self)
+                if message.topic == "out", let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] {
+                    if let seq = object["seq"] as? Int, seq >= 0 { seen.append(seq) } else if object["probe"] == nil { others.append(text) }
+                } else if message.topic != "in" {
+                    others.append("\(message.topic): \(text)")
+                }
             }
             try drainIntruders()
         }
