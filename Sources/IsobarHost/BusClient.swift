@@ -41,7 +41,12 @@ public final class BusClient: @unchecked Sendable {
                     guard let message = try subscriber.receiveMessage(timeout: .milliseconds(500)) else { continue }
                     guard message.isTopicAndPayload else { continue }
                     let topic = message.topic
-                    for line in message.lines { onMessage(topic, line) }
+                    let payload = message.payload
+                    if !payload.contains(0x0A) {
+                        onMessage(topic, payload)  // one line: no split, no copy
+                    } else {
+                        for line in message.lines { onMessage(topic, line) }
+                    }
                 } catch {
                     break  // context shut down (close) or socket failure
                 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// Finds unused loopback TCP ports so benchmark pipelines never collide with a running `isobar up`
 /// or with each other.
@@ -25,8 +26,13 @@ enum FreePort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// A frontend/backend endpoint pair on two fresh ports.
+    /// A frontend/backend endpoint pair on two fresh ports, or, with `ISOBAR_BENCH_TRANSPORT=ipc`,
+    /// two fresh Unix-socket paths (`ipc://`, for processes on one host).
     static func endpoints() -> (frontend: String, backend: String) {
-        ("tcp://127.0.0.1:\(next())", "tcp://127.0.0.1:\(next())")
+        if ProcessInfo.processInfo.environment["ISOBAR_BENCH_TRANSPORT"] == "ipc" {
+            let base = NSTemporaryDirectory() + "isobar-bench-\(getpid())-\(next())"
+            return ("ipc://\(base)-pub.sock", "ipc://\(base)-sub.sock")
+        }
+        return ("tcp://127.0.0.1:\(next())", "tcp://127.0.0.1:\(next())")
     }
 }

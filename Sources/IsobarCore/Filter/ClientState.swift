@@ -9,7 +9,7 @@ final class ClientState {
     /// Full sets resent for lost answers since the client last reported the current version.
     var lostAnswerResends = 0
     /// Key → fingerprint of every annotation the client holds after applying all messages sent.
-    var shown: [UInt64: UInt64] = [:]
+    var shown = ShownSet()
     /// The snapshot `shown` was computed from; nil when the client has never seen data.
     var shownSnapshot: String?
     var selection: SelectionState = .none

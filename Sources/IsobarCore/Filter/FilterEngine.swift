@@ -195,33 +195,29 @@ public final class FilterEngine {
     /// client holds. Sends nothing when nothing changed (unless `forceMessage`).
     private func send(_ client: ClientState, full: Bool, forceMessage: Bool = false, into out: inout JSONWriter) {
         let snapshot = snapshots[client.viewport.day]
-        var next: [UInt64: UInt64] = [:]
         var upsertStations: [Int32] = []
         var upsertClusters: [Cluster] = []
+        var entries: [ShownSet.Entry] = []
+        var items = VisibleItems()
         if let snapshot {
-            let items = Clusterer.items(in: client.viewport.region, of: snapshot, limit: client.viewport.limit)
-            next.reserveCapacity(items.total)
+            items = Clusterer.items(in: client.viewport.region, of: snapshot, limit: client.viewport.limit)
+            entries.reserveCapacity(items.total)
             let keys = snapshot.keys, fingerprints = snapshot.fingerprints  // one retain, not one per station
-            for position in items.stations {
-                let key = keys[Int(position)]
-                let fingerprint = fingerprints[Int(position)]
-                next[key] = fingerprint
-                if full || client.shown[key] != fingerprint { upsertStations.append(position) }
+            for (n, position) in items.stations.enumerated() {
+                entries.append(.init(key: keys[Int(position)], fingerprint: fingerprints[Int(position)], index: Int32(n)))
             }
-            for cluster in items.clusters {
-                let fingerprint = cluster.fingerprint
-                next[cluster.key] = fingerprint
-                if full || client.shown[cluster.key] != fingerprint { upsertClusters.append(cluster) }
+            let base = items.stations.count
+            for (n, cluster) in items.clusters.enumerated() {
+                entries.append(.init(key: cluster.key, fingerprint: cluster.fingerprint, index: Int32(base + n)))
             }
         }
-        var removed: [UInt64] = []
-        if !full {
-            for key in client.shown.keys where next[key] == nil { removed.append(key) }
-            // Dictionary order is random per process: sorted, two runs of the same input give the
-            // same bytes (stations by first appearance, then clusters).
-            removed.sort()
-        }
-        client.shown = next
+        // Stations in the order the grid gave them, then clusters; removals ascending by key, so
+        // two runs of the same input give the same bytes.
+        var changed = [Bool](repeating: false, count: items.total)
+        let removed = client.shown.replace(with: &entries, full: full, changed: &changed)
+        for (n, position) in items.stations.enumerated() where changed[n] { upsertStations.append(position) }
+        let base = items.stations.count
+        for (n, cluster) in items.clusters.enumerated() where changed[base + n] { upsertClusters.append(cluster) }
         client.shownSnapshot = snapshot?.id
         guard full || forceMessage || !upsertStations.isEmpty || !upsertClusters.isEmpty || !removed.isEmpty else { return }
         client.version += 1
@@ -281,7 +277,7 @@ public final class FilterEngine {
     private func refreshSelection(_ client: ClientState, onlyIfChanged: Bool, into out: inout JSONWriter) {
         guard case .selected(let id, let lastFingerprint) = client.selection else { return }
         guard let snapshot = snapshots[client.viewport.day], let position = snapshot.position(of: id),
-              client.shown[snapshot.keys[position]] != nil else {
+              client.shown.contains(snapshot.keys[position]) else {
             client.selection = .none
             writeSelection(client, id: id, station: nil, reason: "not-visible", into: &out)
             return
