@@ -42,7 +42,10 @@ public final class BusClient: @unchecked Sendable {
                     guard message.isTopicAndPayload else { continue }
                     let topic = message.topic
                     let payload = message.payload
-                    if !payload.contains(0x0A) {
+                    let batched = payload.withUnsafeBytes { raw in
+                        raw.baseAddress.map { memchr($0, 0x0A, raw.count) != nil } ?? false
+                    }
+                    if !batched {
                         onMessage(topic, payload)  // one line: no split, no copy
                     } else {
                         for line in message.lines { onMessage(topic, line) }

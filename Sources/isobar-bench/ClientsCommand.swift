@@ -67,11 +67,14 @@ struct ClientsCommand: ParsableCommand {
         var rates: [Double] = []
         var starved = 0
         var samples: [(Double, Int)] = []
+        var cpu = Array(repeating: 0.0, count: pipeline.roles.count)
+        var timedUpdates = 0
         let origin = Clock.now()
         for run in 0..<common.runs {
             let before = loop.latencies.map(\.count)
             let rssStart = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
             var rssMax = rssStart ?? 0
+            let cpuStart = pipeline.roles.map { ProcStatus.cpuSeconds(pid: $0.pid) ?? 0 }
             let start = Clock.now()
             loop.start(steps: (run * steps)..<((run + 1) * steps), on: pipeline)
             var done = false
@@ -83,8 +86,10 @@ struct ClientsCommand: ParsableCommand {
                 }
             }
             let seconds = Clock.now() - start
+            for (k, role) in pipeline.roles.enumerated() { cpu[k] += (ProcStatus.cpuSeconds(pid: role.pid) ?? 0) - cpuStart[k] }
             if !done { starved += loop.unfinished }
             let fresh = loop.latencies.enumerated().flatMap { Array($1[before[$0]...]) }.sorted()
+            timedUpdates += fresh.count
             rates.append(Double(fresh.count) / seconds)
             table.add(["\(run + 1)", Format.number(Double(fresh.count) / seconds), Format.number(seconds, 2),
                        Format.ms(Summary.percentile(sorted: fresh, 50)), Format.ms(Summary.percentile(sorted: fresh, 99)),
@@ -105,6 +110,10 @@ struct ClientsCommand: ParsableCommand {
         let sortedChanges = changes.sorted()
         table.note("an update changes on average \(Format.number(changes.reduce(0, +) / Double(max(1, changes.count)), 1)) stations (upserts + removals in the filter's `visible`; median \(Format.number(Summary.percentile(sorted: sortedChanges, 50))), max \(Format.number(sortedChanges.last ?? 0)))")
         table.note("filter RSS after loading: \(ProcStatus.megabytes(rssLoaded)) MB; samples every 0.2 s: \(Self.sketch(samples))")
+        let perUpdate = cpu.map { $0 / Double(max(1, timedUpdates)) * 1e6 }
+        table.note("CPU per update, µs (user + system from /proc/PID/stat over the timed runs): " +
+                   zip(pipeline.roles, perUpdate).map { "\($0.name) \(Format.number($1, 1))" }.joined(separator: ", ") +
+                   "; total \(Format.number(perUpdate.reduce(0, +), 1)) (2 cores give \(Format.number(2e6 / 20_000, 0)) µs per update at 20,000/s)")
         let flat = Self.isFlat(samples)
         table.note("target: >= 20,000 updates/s, none starved, memory flat: \(rate.median >= 20_000 && starved == 0 && counts.min == Double(total) && flat ? "MET" : "NOT MET") (rate \(Format.number(rate.median)), starved \(starved), memory \(flat ? "flat" : "growing"))")
         table.print()

@@ -13,6 +13,8 @@ final class Pipeline {
     let scratch: String
     /// The `isobar filter` process (the filter plug's child).
     let filterPID: Int32
+    /// Every process of the pipeline by role, for CPU accounting (`ProcStatus.cpuSeconds`).
+    let roles: [(name: String, pid: Int32)]
     static let probe = "bench-probe"
 
     init(isobar: String, name: String) throws {
@@ -27,12 +29,16 @@ final class Pipeline {
                          "--sub", "select/", "--sub", "resync", "--", isobar, "filter"],
                 environment: env, log: scratch + "/filter.log")
             started.append(filterPlug)
-            started.append(try Children.start(isobar, ["plug", "--name", "format", "--sub", "visible", "--sub", "selection",
-                                                       "--", isobar, "format"], environment: env, log: scratch + "/format.log"))
-            guard let pid = ProcStatus.waitForChild(of: filterPlug.processIdentifier) else {
-                throw ValidationError("the filter plug started no filter; logs in \(scratch)")
+            let formatPlug = try Children.start(isobar, ["plug", "--name", "format", "--sub", "visible", "--sub", "selection",
+                                                         "--", isobar, "format"], environment: env, log: scratch + "/format.log")
+            started.append(formatPlug)
+            guard let pid = ProcStatus.waitForChild(of: filterPlug.processIdentifier),
+                  let formatPID = ProcStatus.waitForChild(of: formatPlug.processIdentifier) else {
+                throw ValidationError("a plug started no stage; logs in \(scratch)")
             }
             filterPID = pid
+            roles = [("broker", started[0].processIdentifier), ("filter plug", filterPlug.processIdentifier), ("filter", pid),
+                     ("format plug", formatPlug.processIdentifier), ("format", formatPID), ("clients (this process)", getpid())]
             client = try BusClient(endpoints: BrokerEndpoints(frontend: frontend, backend: backend), topics: ["annotations/"])
         } catch {
             Children.stop(started)

@@ -25,8 +25,8 @@ public struct VisibleItems: Sendable {
 /// when clusters are smaller than grid cells), are visited station by station.
 public enum Clusterer {
     public static func items(in region: Region, of snapshot: StationSnapshot, limit: Int) -> VisibleItems {
-        if count(in: region, of: snapshot, stoppingAbove: limit) <= limit {
-            return VisibleItems(stations: snapshot.grid.indices(in: region), clusters: [])
+        if let stations = snapshot.grid.indices(in: region, limit: limit) {
+            return VisibleItems(stations: stations, clusters: [])
         }
         return cluster(region: region, snapshot: snapshot, limit: limit)
     }

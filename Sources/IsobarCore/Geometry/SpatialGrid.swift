@@ -99,6 +99,26 @@ public struct SpatialGrid: Sendable {
         }
     }
 
+    /// The indices of the points inside `region` (in `forEach` order), or nil as soon as there are
+    /// more than `limit`: one pass answers both "how many?" and "which?" for a view that needs no
+    /// clustering, and gives up after `limit + 1` points for one that does.
+    public func indices(in region: Region, limit: Int) -> [Int32]? {
+        var found: [Int32] = []
+        let columnRanges = columnRanges(in: region)
+        for r in rowRange(in: region) {
+            let rowBase = r * columns
+            for columnRange in columnRanges {
+                let start = Int(cellStart[rowBase + columnRange.lowerBound])
+                let end = Int(cellStart[rowBase + columnRange.upperBound + 1])
+                for k in start..<end where region.contains(latitude: latitudes[k], longitude: longitudes[k]) {
+                    if found.count == limit { return nil }
+                    found.append(order[k])
+                }
+            }
+        }
+        return found
+    }
+
     /// The indices of every point inside `region`.
     public func indices(in region: Region) -> [Int32] {
         var found: [Int32] = []
