@@ -40,6 +40,7 @@ step() {  # step NAME ARGS...: one benchmark, bounded in time
 step bus-hop --runs "$runs"
 step pipe-filter --runs "$runs" --file "$data"
 step latency --runs "$runs"
-step clients --runs "$runs"
+step clients --runs "$runs" --steps 60                                   # users jumping around the map
+step clients --runs "$runs" --steps 60 --pan-step 0.1 --zoom-step 1.1   # fingers on the glass: pans and pinches in progress
 step dense --runs "$runs"
 step memory --runs "$runs" --file "$data"
