@@ -32,24 +32,24 @@ public final class BusClient: @unchecked Sendable {
     }
 
     /// Starts the receive thread. It ends when `close()` is called.
-    public func start(onMessage: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) -> Void) {
+    ///
+    /// `onDrained`, when given, is called on the same thread each time the messages that were
+    /// waiting have all been handed to `onMessage` (before blocking for the next one): a client
+    /// that answers messages with messages of its own can send its answers there as one burst.
+    public func start(onMessage: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) -> Void,
+                      onDrained: (@Sendable () -> Void)? = nil) {
         let subscriber = self.subscriber
         let done = self.done
         let thread = Thread {
             while true {
                 do {
-                    guard let message = try subscriber.receiveMessage(timeout: .milliseconds(500)) else { continue }
-                    guard message.isTopicAndPayload else { continue }
-                    let topic = message.topic
-                    let payload = message.payload
-                    let batched = payload.withUnsafeBytes { raw in
-                        raw.baseAddress.map { memchr($0, 0x0A, raw.count) != nil } ?? false
+                    guard var message = try subscriber.receiveMessage(timeout: .milliseconds(500)) else { continue }
+                    while true {
+                        Self.deliver(message, to: onMessage)
+                        guard let more = try subscriber.receiveMessageNonBlocking() else { break }
+                        message = more
                     }
-                    if !batched {
-                        onMessage(topic, payload)  // one line: no split, no copy
-                    } else {
-                        for line in message.lines { onMessage(topic, line) }
-                    }
+                    onDrained?()
                 } catch {
                     break  // context shut down (close) or socket failure
                 }
@@ -60,6 +60,21 @@ public final class BusClient: @unchecked Sendable {
         thread.name = "bus-client-receive"
         self.thread = thread
         thread.start()
+    }
+
+    /// Hands each line of a two-frame message to `onMessage` (a one-line payload without a copy).
+    private static func deliver(_ message: ZMQMessage, to onMessage: (_ topic: String, _ payload: [UInt8]) -> Void) {
+        guard message.isTopicAndPayload else { return }
+        let topic = message.topic
+        let payload = message.payload
+        let batched = payload.withUnsafeBytes { raw in
+            raw.baseAddress.map { memchr($0, 0x0A, raw.count) != nil } ?? false
+        }
+        if !batched {
+            onMessage(topic, payload)
+        } else {
+            for line in message.lines { onMessage(topic, line) }
+        }
     }
 
     /// Publishes one JSON line under the topic derived from it. Returns false for a line that is

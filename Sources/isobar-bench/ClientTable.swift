@@ -8,7 +8,7 @@ import IsobarCore
 /// would, and when the awaited version has been applied it calls `onApplied` (still on that
 /// thread) with the time, so latency ends when the update is applied, not when it arrived.
 final class ClientTable: @unchecked Sendable {
-    // @unchecked: `entries` only under `lock`; `onApplied` set before messages flow.
+    // @unchecked: `entries` only under `lock`; `onApplied` and `onDrained` set before messages flow.
     struct Entry {
         var set = AnnotationSet()
         var messages = 0
@@ -19,6 +19,8 @@ final class ClientTable: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
     var onApplied: (@Sendable (_ client: String, _ version: Int, _ count: Int, _ time: Double) -> Void)?
+    /// Called on the receive thread when every waiting message has been received (see `BusClient.start`).
+    var onDrained: (@Sendable () -> Void)?
     private(set) var gaps = 0
     private(set) var badMessages = 0
 

@@ -60,6 +60,7 @@ struct ClientsCommand: ParsableCommand {
         try pipeline.load(lines, id: id)
         let loop = ClientsLoop(names: names, plans: plans)
         pipeline.clients.onApplied = { client, _, count, time in loop.applied(client: client, count: count, time: time) }
+        pipeline.clients.onDrained = { loop.flush() }
 
         let rssLoaded = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
         var table = Table("clients: \(Format.int(clients)) clients x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°, pan steps up to \(panStep) x span, zoom steps up to \(zoomStep)x",

@@ -2,7 +2,11 @@ import Foundation
 import IsobarHost
 
 /// The closed loop of the `clients` benchmark: every client has one viewport in flight; when its
-/// update has been applied (on the receive thread) it records the latency and sends its next one.
+/// update has been applied (on the receive thread) it records the latency and queues its next one.
+/// Queued viewports leave together once the receive thread has taken every waiting message
+/// (`flush`, from `BusClient`'s `onDrained`): one process playing 1,000 clients sends, in a burst,
+/// what 1,000 separate phones would send at about the same moment. (One message at a time instead
+/// serialises them behind this process's own receive loop, which no real fleet of clients does.)
 final class ClientsLoop: @unchecked Sendable {
     // @unchecked: mutable state only under `lock`; `plans` and `index` are immutable.
     struct Step {
@@ -22,6 +26,8 @@ final class ClientsLoop: @unchecked Sendable {
     private(set) var latencies: [[Double]]
     private(set) var wrong = 0
     private var running = 0
+    /// Clients whose next viewport is queued for `flush`.
+    private var outbox: [Int] = []
     private weak var pipeline: Pipeline?
 
     init(names: [String], plans: [[Step]]) {
@@ -43,8 +49,9 @@ final class ClientsLoop: @unchecked Sendable {
             next[i] = range.lowerBound
             stop[i] = range.upperBound
         }
+        outbox.append(contentsOf: names.indices)
         lock.unlock()
-        for i in names.indices { send(i, via: pipeline) }
+        flush()
     }
 
     func wait(timeout: Double) -> Bool {
@@ -57,29 +64,42 @@ final class ClientsLoop: @unchecked Sendable {
         return running
     }
 
-    private func send(_ i: Int, via pipeline: Pipeline) {
+    /// Sends every queued client's next viewport, as one burst.
+    func flush() {
+        guard let pipeline else { return }
         lock.lock()
-        let step = plans[i][next[i]]
-        sentAt[i] = Clock.now()
+        let queued = outbox
+        outbox.removeAll(keepingCapacity: true)
+        var lines: [[UInt8]] = []
+        var versions: [Int] = []
+        lines.reserveCapacity(queued.count)
+        versions.reserveCapacity(queued.count)
+        let now = Clock.now()
+        for i in queued {
+            lines.append(plans[i][next[i]].line)
+            versions.append(plans[i][next[i]].version)
+            sentAt[i] = now
+        }
         lock.unlock()
-        pipeline.clients.await(names[i], version: step.version)
-        pipeline.client.publish(step.line)
+        guard !queued.isEmpty else { return }
+        for (i, version) in zip(queued, versions) { pipeline.clients.await(names[i], version: version) }
+        pipeline.client.publish(lines: lines)
     }
 
     /// Called on the receive thread when a client applied its awaited version.
     func applied(client: String, count: Int, time: Double) {
-        guard let i = index[client], let pipeline else { return }
+        guard let i = index[client] else { return }
         lock.lock()
         let step = plans[i][next[i]]
         latencies[i].append(time - sentAt[i])
         if count != step.annotations { wrong += 1 }
         next[i] += 1
-        let more = next[i] < stop[i]
-        if !more {
+        if next[i] < stop[i] {
+            outbox.append(i)
+        } else {
             running -= 1
             if running == 0 { finished.signal() }
         }
         lock.unlock()
-        if more { send(i, via: pipeline) }
     }
 }

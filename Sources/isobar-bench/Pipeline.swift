@@ -46,7 +46,8 @@ final class Pipeline {
         }
         processes = started
         let table = clients
-        client.start { topic, payload in table.receive(topic: topic, payload: payload) }
+        client.start(onMessage: { topic, payload in table.receive(topic: topic, payload: payload) },
+                     onDrained: { table.onDrained?() })
     }
 
     /// Set when a run failed: `stop` then keeps the logs that the error message names.

@@ -10,7 +10,7 @@ import Testing
         for round in 0..<500 {
             let full = round % 17 == 0
             var next: [UInt64: UInt64] = [:]
-            for _ in 0..<Int(rng.next() % 60) { next[rng.next() % 120] = rng.next() % 3 }
+            for _ in 0..<Int(rng.next() % 150) { next[rng.next() % 200] = rng.next() % 3 }  // both sort paths (<= 64 and more)
             let pairs = Array(next)
             var entries = pairs.enumerated().map { ShownSet.Entry(key: $1.key, fingerprint: $1.value, index: Int32($0)) }
             var changed = [Bool](repeating: false, count: pairs.count)
@@ -22,7 +22,7 @@ import Testing
             #expect(removed == expectedRemoved, "round \(round)")
             reference = next
             #expect(set.count == reference.count)
-            for key in 0..<UInt64(120) { #expect(set.contains(key) == (reference[key] != nil)) }
+            for key in 0..<UInt64(200) { #expect(set.contains(key) == (reference[key] != nil)) }
         }
     }
 }
