@@ -218,3 +218,39 @@ import Testing
     }
 }
 
+
+@Suite struct CanonicalNumberTests {
+    func printed(_ value: Double) -> String {
+        var writer = JSONWriter()
+        writer.number(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    func canonical(_ text: String) -> Bool { JSONWriter.isCanonicalShortNumber(Array(text.utf8)[...]) }
+
+    @Test func edgeCases() {
+        for text in ["0", "-1", "36.94342", "-122.1088", "0.5", "-0.5", "0.00001", "179.99999", "999999999", "-999999999.99999"] {
+            #expect(canonical(text), "\(text)")
+            #expect(printed(Double(text)!) == text, "\(text)")
+        }
+        for text in ["-0", "1.50", "40.0", "01", "1e5", "1E5", "0.000001", "1234567890", ".5", "5.", "-", "", "1.123456", "--1"] {
+            #expect(!canonical(text), "\(text)")
+        }
+    }
+
+    /// Whatever it accepts, the writer prints identically; what the writer prints for a short
+    /// decimal, it accepts.
+    @Test func agreesWithTheWriter() {
+        var rng = TestSupport.Random(seed: 5)
+        for _ in 0..<20_000 {
+            let digits = Int(rng.next() % 8)
+            let whole = Int(rng.next() % 1_000_000) * (rng.next() % 2 == 0 ? 1 : -1)
+            var text = "\(whole)"
+            if digits > 0 { text += "." + (0..<digits).map { _ in String(rng.next() % 10) }.joined() }
+            if canonical(text) { #expect(printed(Double(text)!) == text, "\(text)") }
+            let value = Double(text)!
+            let out = printed(value)
+            if digits <= 5 && value != 0 { #expect(canonical(out), "\(text) printed as \(out)") }
+        }
+    }
+}

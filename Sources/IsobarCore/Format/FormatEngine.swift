@@ -90,7 +90,7 @@ public struct FormatEngine: Sendable {
         out.objectStart()
         out.key("id")
         if let plainID { out.raw(plainID) } else { out.string(id) }
-        out.key("coordinate"); coordinate.write(to: &out)
+        out.key("coordinate"); Self.writeCoordinate(coordinate, from: item, into: &out)
         out.key("title")
         out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation))
         if isCluster {
@@ -113,6 +113,25 @@ public struct FormatEngine: Sendable {
             out.key("value"); out.number(precipitation)
         case .wind:
             titles.writeWind(speed: windSpeed, direction: windDirection, into: &out)
+        }
+        out.objectEnd()
+    }
+
+    /// Writes the (validated) coordinate, copying each number's text when it is already what the
+    /// writer would print (the filter's output always is): no second trip through `Double` printing.
+    private static func writeCoordinate(_ coordinate: Coordinate, from item: JSONObject, into out: inout JSONWriter) {
+        out.objectStart()
+        out.key("latitude")
+        if let field = item.field("latitude"), JSONWriter.isCanonicalShortNumber(item.rawValue(field)) {
+            out.raw(item.rawValue(field))
+        } else {
+            out.number(coordinate.latitude)
+        }
+        out.key("longitude")
+        if let field = item.field("longitude"), JSONWriter.isCanonicalShortNumber(item.rawValue(field)) {
+            out.raw(item.rawValue(field))
+        } else {
+            out.number(coordinate.longitude)
         }
         out.objectEnd()
     }

@@ -150,6 +150,30 @@ public struct JSONWriter: Sendable {
         return true
     }
 
+    /// Whether `text` (a validated JSON number) is exactly what `number(_:)` writes for its value,
+    /// so it can be copied (`raw`) instead of parsed and printed again: an integer below 1e9 other
+    /// than `-0`, or one with 1 to 5 fraction digits, the last not `0` (see `appendShortDecimal`).
+    public static func isCanonicalShortNumber(_ text: ArraySlice<UInt8>) -> Bool {
+        var i = text.startIndex
+        let end = text.endIndex
+        if i < end && text[i] == UInt8(ascii: "-") { i += 1 }
+        let wholeStart = i
+        while i < end && text[i] >= UInt8(ascii: "0") && text[i] <= UInt8(ascii: "9") { i += 1 }
+        let wholeDigits = i - wholeStart
+        guard wholeDigits >= 1 && wholeDigits <= 9 else { return false }
+        guard wholeDigits == 1 || text[wholeStart] != UInt8(ascii: "0") else { return false }
+        if i == end {
+            // "-0" prints as "0".
+            return !(text[text.startIndex] == UInt8(ascii: "-") && wholeDigits == 1 && text[wholeStart] == UInt8(ascii: "0"))
+        }
+        guard text[i] == UInt8(ascii: ".") else { return false }
+        i += 1
+        let fractionStart = i
+        while i < end && text[i] >= UInt8(ascii: "0") && text[i] <= UInt8(ascii: "9") { i += 1 }
+        let fractionDigits = i - fractionStart
+        return i == end && fractionDigits >= 1 && fractionDigits <= 5 && text[end - 1] != UInt8(ascii: "0")
+    }
+
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func appendQuoted(_ value: String) {
