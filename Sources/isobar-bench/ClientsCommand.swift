@@ -24,6 +24,8 @@ struct ClientsCommand: ParsableCommand {
     var panStep = 0.5
     @Option(help: "Largest zoom factor of one step (2: jumping around; 1.1: a pinch in progress).")
     var zoomStep = 2.0
+    @Option(help: "Untimed rounds of `steps` updates before the timed runs (warms caches, allocators and TCP windows; shown, not counted).")
+    var warmup = 1
 
     func run() throws {
         let world = try WorldStations.load(path: common.world)
@@ -36,6 +38,7 @@ struct ClientsCommand: ParsableCommand {
         // client's set (so an update is certain), with the version and set size it will have.
         let names = (0..<clients).map { String(format: "c%04d", $0) }
         let total = steps * common.runs
+        let rounds = warmup + common.runs
         var plans: [[ClientsLoop.Step]] = []
         var changes: [Double] = []
         for (i, name) in names.enumerated() {
@@ -43,7 +46,7 @@ struct ClientsCommand: ParsableCommand {
                                      step: panStep, zoom: zoomStep)
             var plan: [ClientsLoop.Step] = []
             var attempts = 0
-            while plan.count < total && attempts < total * 20 {
+            while plan.count < steps * rounds && attempts < steps * rounds * 20 {
                 attempts += 1
                 let (line, answer) = shadow.answer(Viewport(client: name, region: planner.next(in: snapshot)))
                 if let version = answer.version {
@@ -51,7 +54,7 @@ struct ClientsCommand: ParsableCommand {
                     changes.append(Double(answer.changes))
                 }
             }
-            guard plan.count == total else { throw ValidationError("could not plan \(total) changing pans for \(name)") }
+            guard plan.count == steps * rounds else { throw ValidationError("could not plan \(steps * rounds) changing pans for \(name)") }
             plans.append(plan)
         }
 
@@ -71,13 +74,15 @@ struct ClientsCommand: ParsableCommand {
         var cpu = Array(repeating: 0.0, count: pipeline.roles.count)
         var timedUpdates = 0
         let origin = Clock.now()
-        for run in 0..<common.runs {
+        for round in 0..<rounds {
+            let run = round - warmup
+            if run == 0 { loop.resetLatencies() }
             let before = loop.latencies.map(\.count)
             let rssStart = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
             var rssMax = rssStart ?? 0
             let cpuStart = pipeline.roles.map { ProcStatus.cpuSeconds(pid: $0.pid) ?? 0 }
             let start = Clock.now()
-            loop.start(steps: (run * steps)..<((run + 1) * steps), on: pipeline)
+            loop.start(steps: (round * steps)..<((round + 1) * steps), on: pipeline)
             var done = false
             while !done && Clock.now() - start < 120 {
                 done = loop.wait(timeout: 0.2)
@@ -87,12 +92,14 @@ struct ClientsCommand: ParsableCommand {
                 }
             }
             let seconds = Clock.now() - start
-            for (k, role) in pipeline.roles.enumerated() { cpu[k] += (ProcStatus.cpuSeconds(pid: role.pid) ?? 0) - cpuStart[k] }
             if !done { starved += loop.unfinished }
             let fresh = loop.latencies.enumerated().flatMap { Array($1[before[$0]...]) }.sorted()
-            timedUpdates += fresh.count
-            rates.append(Double(fresh.count) / seconds)
-            table.add(["\(run + 1)", Format.number(Double(fresh.count) / seconds), Format.number(seconds, 2),
+            if run >= 0 {
+                for (k, role) in pipeline.roles.enumerated() { cpu[k] += (ProcStatus.cpuSeconds(pid: role.pid) ?? 0) - cpuStart[k] }
+                timedUpdates += fresh.count
+                rates.append(Double(fresh.count) / seconds)
+            }
+            table.add([run >= 0 ? "\(run + 1)" : "warm-up (not counted)", Format.number(Double(fresh.count) / seconds), Format.number(seconds, 2),
                        Format.ms(Summary.percentile(sorted: fresh, 50)), Format.ms(Summary.percentile(sorted: fresh, 99)),
                        Format.ms(fresh.last ?? .nan),
                        "\(ProcStatus.megabytes(rssStart)) / \(ProcStatus.megabytes(rssMax)) / \(ProcStatus.megabytes(ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)))"])

@@ -58,6 +58,12 @@ final class ClientsLoop: @unchecked Sendable {
         finished.wait(timeout: .now() + timeout) == .success
     }
 
+    /// Forgets the latencies recorded so far (after an untimed warm-up round).
+    func resetLatencies() {
+        lock.lock(); defer { lock.unlock() }
+        for i in latencies.indices { latencies[i].removeAll() }
+    }
+
     /// Clients that have not finished their steps.
     var unfinished: Int {
         lock.lock(); defer { lock.unlock() }
