@@ -47,9 +47,9 @@ struct JSONKeySet {
     /// Records a key of the object whose keys begin at `base`; returns the key's text when the
     /// object already has it.
     mutating func insert(_ key: Key, base: Int, bytes: UnsafeRawBufferPointer) -> String? {
-        // (Compare the base only: binding `large.last` would hold a second reference to the set
-        // and make every insert copy it.)
-        if large.last?.base == base {
+        // (Read the base through the subscript: `large.last` would copy the tuple, retaining and
+        // releasing its set on every key of every object.)
+        if !large.isEmpty && large[large.count - 1].base == base {
             let text = JSONDecoding.unescape(bytes, key.range)
             if large[large.count - 1].keys.insert(Array(text.utf8)).inserted { return nil }
             return text
@@ -69,7 +69,7 @@ struct JSONKeySet {
 
     /// Forgets the keys of the object whose keys begin at `base`.
     mutating func close(base: Int) {
-        if large.last?.base == base { large.removeLast() }
+        if !large.isEmpty && large[large.count - 1].base == base { large.removeLast() }
         stack.removeSubrange(base...)
     }
 

@@ -98,6 +98,15 @@ public struct TopicDeriver {
 
     private enum Name { case type, client, other }
 
+    private static let typeTag = tag(of: "type")
+    private static let clientTag = tag(of: "client")
+
+    /// The tag `JSONKeySet.Key` gives an unescaped key of this text.
+    private static func tag(of text: StaticString) -> UInt64 {
+        let bytes = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        return JSONKeySet.Key(range: 0..<bytes.count, escaped: false, in: bytes).tag
+    }
+
     private static func name(of key: JSONKeySet.Key, _ bytes: UnsafeRawBufferPointer) -> Name {
         if key.escaped {
             switch JSONDecoding.unescape(bytes, key.range) {
@@ -106,9 +115,10 @@ public struct TopicDeriver {
             default: return .other
             }
         }
-        let slice = bytes[key.range]
-        if slice.elementsEqual("type".utf8) { return .type }
-        if slice.elementsEqual("client".utf8) { return .client }
+        // The key's tag holds its length and first bytes (up to 7): "type" and "client" are
+        // recognised by one integer compare each.
+        if key.tag == Self.typeTag { return .type }
+        if key.tag == Self.clientTag { return .client }
         return .other
     }
 }
