@@ -155,6 +155,13 @@ import Testing
                 word |= UInt64(byte) << (8 * UInt64(k))
             }
             #expect(JSONScanner.hasSpecialByte(word) == reference(word), "\(String(word, radix: 16))")
+            // The scan jumps to the lowest flagged byte: it must be the first special one.
+            let first = (0..<8).first { k in
+                let byte = UInt8(truncatingIfNeeded: word >> (8 * UInt64(k)))
+                return byte < 0x20 || byte >= 0x80 || byte == 0x22 || byte == 0x5C
+            }
+            let special = JSONScanner.specialBytes(word)
+            #expect((special == 0 ? nil : special.trailingZeroBitCount >> 3) == first, "\(String(word, radix: 16))")
         }
         // Strings whose special byte sits at every offset of a word, through the real parser.
         for offset in 0..<24 {

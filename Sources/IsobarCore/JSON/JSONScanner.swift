@@ -115,7 +115,14 @@ struct JSONScanner {
             // Fastest path: eight bytes at a time while none is special (a quote, a backslash, a
             // control character or a non-ASCII byte); the first word with one falls through to the
             // byte loop below, which finds exactly which. Long names and padding scan ~5x faster.
-            while index + 8 <= bytes.count, !Self.hasSpecialByte(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+            // The lowest flagged byte of a word is exactly the first special one, so the scan
+            // lands on it directly instead of stepping there byte by byte.
+            while index + 8 <= bytes.count {
+                let special = Self.specialBytes(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if special != 0 {
+                    index += special.trailingZeroBitCount >> 3
+                    break
+                }
                 index += 8
             }
             guard index < bytes.count else { break }
@@ -188,7 +195,11 @@ struct JSONScanner {
         while index < bytes.count {
             while index + 8 <= bytes.count {
                 let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if Self.matches(word, 0x22) | Self.matches(word, 0x5C) != 0 { break }
+                let special = Self.matches(word, 0x22) | Self.matches(word, 0x5C)
+                if special != 0 {
+                    index += special.trailingZeroBitCount >> 3
+                    break
+                }
                 index += 8
             }
             guard index < bytes.count else { break }
@@ -204,8 +215,15 @@ struct JSONScanner {
     /// (bit tricks: a byte is zero in `x` exactly when the `(x - 0x01…) & ~x & 0x80…` test has its
     /// high bit; false positives only occur above a true hit, which the byte loop sorts out).
     @inline(__always) static func hasSpecialByte(_ word: UInt64) -> Bool {
+        specialBytes(word) != 0
+    }
+
+    /// The high bit of each special byte of `word` (see `hasSpecialByte`); the lowest set bit is
+    /// exactly the first special byte in memory order (little-endian loads; a borrow only ever
+    /// flags bytes above a true hit).
+    @inline(__always) static func specialBytes(_ word: UInt64) -> UInt64 {
         let control = (word &- ones &* 0x20) & ~word & highs
-        return (word & highs) | control | matches(word, 0x22) | matches(word, 0x5C) != 0
+        return (word & highs) | control | matches(word, 0x22) | matches(word, 0x5C)
     }
 
     @inline(__always) private static var ones: UInt64 { 0x0101_0101_0101_0101 }
