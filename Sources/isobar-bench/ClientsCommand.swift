@@ -26,6 +26,8 @@ struct ClientsCommand: ParsableCommand {
     var zoomStep = 2.0
     @Option(help: "Untimed rounds of `steps` updates before the timed runs (warms caches, allocators and TCP windows; shown, not counted).")
     var warmup = 1
+    @Flag(help: "Send each client's next viewport as soon as its update is applied, instead of the burst of all updates taken together.")
+    var oneAtATime = false
 
     func run() throws {
         let world = try WorldStations.load(path: common.world)
@@ -61,12 +63,12 @@ struct ClientsCommand: ParsableCommand {
         let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "clients")
         defer { pipeline.stop() }
         try pipeline.load(lines, id: id)
-        let loop = ClientsLoop(names: names, plans: plans)
+        let loop = ClientsLoop(names: names, plans: plans, burst: !oneAtATime)
         pipeline.clients.onApplied = { client, _, count, time in loop.applied(client: client, count: count, time: time) }
         pipeline.clients.onDrained = { loop.flush() }
 
         let rssLoaded = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
-        var table = Table("clients: \(Format.int(clients)) clients x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°, pan steps up to \(panStep) x span, zoom steps up to \(zoomStep)x",
+        var table = Table("clients: \(Format.int(clients)) clients x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°, pan steps up to \(panStep) x span, zoom steps up to \(zoomStep)x\(oneAtATime ? ", viewports sent one at a time" : "")",
                           header: ["run", "updates/s", "seconds", "p50 ms", "p99 ms", "max ms", "filter RSS MB start / max / end"])
         var rates: [Double] = []
         var starved = 0

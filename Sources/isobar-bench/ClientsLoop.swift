@@ -30,9 +30,13 @@ final class ClientsLoop: @unchecked Sendable {
     private var outbox: [Int] = []
     private weak var pipeline: Pipeline?
 
-    init(names: [String], plans: [[Step]]) {
+    /// False: each client's next viewport leaves as soon as its update is applied (`--one-at-a-time`).
+    let burst: Bool
+
+    init(names: [String], plans: [[Step]], burst: Bool = true) {
         self.names = names
         self.plans = plans
+        self.burst = burst
         index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         next = Array(repeating: 0, count: names.count)
         stop = next
@@ -100,12 +104,14 @@ final class ClientsLoop: @unchecked Sendable {
         latencies[i].append(time - sentAt[i])
         if count != step.annotations { wrong += 1 }
         next[i] += 1
-        if next[i] < stop[i] {
+        let more = next[i] < stop[i]
+        if more {
             outbox.append(i)
         } else {
             running -= 1
             if running == 0 { finished.signal() }
         }
         lock.unlock()
+        if more && !burst { flush() }
     }
 }

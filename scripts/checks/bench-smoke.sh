@@ -32,8 +32,8 @@ awk -F'|' '/^\| [0-9]/ { gsub(/ /, "", $9); if ($9 != "0/0") bad = 1 } END { exi
 
 run clients --runs 1 --clients 20 --steps 5 --stations 3000
 grep -q 'starved (unfinished after 120 s): 0; wrong set sizes: 0; version gaps: 0' "$work/out.txt" || fail "clients: starved or wrong sets"
-run clients --runs 1 --clients 20 --steps 5 --stations 3000 --pan-step 0.1 --zoom-step 1.1
-grep -q 'starved (unfinished after 120 s): 0; wrong set sizes: 0; version gaps: 0' "$work/out.txt" || fail "clients (small steps): starved or wrong sets"
+run clients --runs 1 --clients 20 --steps 5 --stations 3000 --pan-step 0.1 --zoom-step 1.1 --one-at-a-time
+grep -q 'starved (unfinished after 120 s): 0; wrong set sizes: 0; version gaps: 0' "$work/out.txt" || fail "clients (small steps, one at a time): starved or wrong sets"
 
 run dense --runs 1 --repeats 2 --stations 3000
 grep -q 'through the pipeline' "$work/out.txt" || fail "dense: no pipeline row"
