@@ -7,7 +7,8 @@ import Logging
 /// Used by `isobar attach` and by tests and benchmarks that act as map clients.
 ///
 /// Receiving runs on a dedicated thread (never the Swift concurrency pool); `onMessage` is called
-/// there with the topic and each JSON line (a batched bus message, see `TopicBatch`, is split). Publishing is thread-safe (one lock around the PUB socket).
+/// there with the topic and each JSON line (a batched bus message, see `TopicBatch`, is split).
+/// Publishing is thread-safe (one lock around the PUB socket).
 public final class BusClient: @unchecked Sendable {
     // @unchecked: `publisher` is only used under `lock`; `subscriber` only on the receive thread
     // after `start`; `context` is thread-safe in libzmq.
@@ -34,8 +35,9 @@ public final class BusClient: @unchecked Sendable {
     /// Starts the receive thread. It ends when `close()` is called.
     ///
     /// `onDrained`, when given, is called on the same thread each time the messages that were
-    /// waiting have all been handed to `onMessage` (before blocking for the next one): a client
-    /// that answers messages with messages of its own can send its answers there as one burst.
+    /// waiting have all been handed to `onMessage` (before blocking for the next one), and at least
+    /// every `drainLimit` messages under a steady stream: a client that answers messages with
+    /// messages of its own can send its answers there as one burst.
     public func start(onMessage: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) -> Void,
                       onDrained: (@Sendable () -> Void)? = nil) {
         let subscriber = self.subscriber
@@ -44,10 +46,12 @@ public final class BusClient: @unchecked Sendable {
             while true {
                 do {
                     guard var message = try subscriber.receiveMessage(timeout: .milliseconds(500)) else { continue }
+                    var taken = 1
                     while true {
                         Self.deliver(message, to: onMessage)
-                        guard let more = try subscriber.receiveMessageNonBlocking() else { break }
+                        guard taken < Self.drainLimit, let more = try subscriber.receiveMessageNonBlocking() else { break }
                         message = more
+                        taken += 1
                     }
                     onDrained?()
                 } catch {
@@ -61,6 +65,9 @@ public final class BusClient: @unchecked Sendable {
         self.thread = thread
         thread.start()
     }
+
+    /// Most messages taken before `onDrained` is called even though more are waiting.
+    static let drainLimit = 1_000
 
     /// Hands each line of a two-frame message to `onMessage` (a one-line payload without a copy).
     private static func deliver(_ message: ZMQMessage, to onMessage: (_ topic: String, _ payload: [UInt8]) -> Void) {
