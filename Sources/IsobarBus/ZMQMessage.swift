@@ -1,6 +1,7 @@
 /// A received multipart message: its frames, copied out of libzmq.
 ///
-/// Isobar's messages have two frames, topic then JSON line (or lines of that topic joined by `\n`); `topic` and `payload` name them. A message
+/// Isobar's messages have two frames, topic then payload (one JSON line, or lines of that topic
+/// joined by `\n`: `TopicBatch` in IsobarCore splits them); `topic` and `payload` name them. A message
 /// with another frame count (from a foreign publisher) is still delivered whole so the caller can report it.
 public struct ZMQMessage: Sendable, Equatable {
     /// Every frame, in order. Never empty.
@@ -18,12 +19,6 @@ public struct ZMQMessage: Sendable, Equatable {
 
     /// The payload as text (invalid UTF-8 is replaced with U+FFFD).
     public var payloadString: String { String(decoding: payload, as: UTF8.self) }
-
-    /// The JSON lines of the payload: an Isobar payload is one line, or a batch of lines of the same
-    /// topic joined by `\n`. Empty pieces are skipped.
-    public var lines: [[UInt8]] {
-        payload.split(separator: 0x0A, omittingEmptySubsequences: true).map(Array.init)
-    }
 
     /// Whether this has the two frames an Isobar bus message has.
     public var isTopicAndPayload: Bool { frames.count == 2 }

@@ -80,7 +80,7 @@ public final class BusClient: @unchecked Sendable {
         if !batched {
             onMessage(topic, payload)
         } else {
-            for line in message.lines { onMessage(topic, line) }
+            for line in TopicBatch.lines(of: payload) { onMessage(topic, line) }
         }
     }
 

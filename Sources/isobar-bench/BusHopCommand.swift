@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import IsobarBus
-import IsobarCore
 
 /// `bus-hop`: N messages of ~200 bytes through broker -> `isobar plug --sub hopA -- isobar-bench
 /// pass-through` -> broker -> a subscriber, against raw libzmq PUB -> SUB (one frame, tcp on
@@ -45,26 +44,15 @@ struct BusHopCommand: ParsableCommand {
             throw ValidationError("bus-hop: no probe came back through broker and plug in 15 s; logs in \(scratch)")
         }
 
-        // The Isobar path publishes as every Isobar sender does: consecutive lines of one topic that
-        // are in hand leave as one bus message (`TopicBatch`), flushed whenever the sender would wait.
-        var batch = TopicBatch()
-        let topic = Array("hopA".utf8)
-        let sendFrame: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void = { topic, payload in
-            _ = try? publisher.send(topicBytes: topic, payload: payload)
-        }
-        let addToBatch: (inout [UInt8]) -> Void = { message in
-            topic.withUnsafeBytes { topicBytes in
-                message.withUnsafeBytes { batch.add(topic: topicBytes, line: $0, send: sendFrame) }
-            }
-        }
-        let flushBatch: () -> Void = { batch.flush(sendFrame) }
-
         var isobarRuns: [HopTraffic.Result] = []
         var rawRuns: [HopTraffic.Result] = []
         var rawBatchedRuns: [HopTraffic.Result] = []
         for _ in 0..<common.runs {
             rawRuns.append(try Self.raw(traffic, batched: false))
-            isobarRuns.append(traffic.run(send: addToBatch, flush: flushBatch, receiver: subscriber))
+            // The Isobar path publishes as every Isobar sender does (`TopicBatch`).
+            isobarRuns.append(traffic.runBatched(topic: Array("hopA".utf8), receiver: subscriber) { topic, payload in
+                _ = try? publisher.send(topicBytes: topic, payload: payload)
+            })
             rawBatchedRuns.append(try Self.raw(traffic, batched: true))
         }
 
@@ -107,13 +95,7 @@ struct BusHopCommand: ParsableCommand {
             throw ValidationError("bus-hop: raw PUB->SUB handshake failed")
         }
         guard batched else { return traffic.run(send: send, receiver: subscriber) }
-        var batch = TopicBatch()
-        let noTopic: [UInt8] = []
-        let sendFrame: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void = { _, payload in _ = try? publisher.send(payload) }
-        return traffic.run(
-            send: { message in
-                noTopic.withUnsafeBytes { topic in message.withUnsafeBytes { batch.add(topic: topic, line: $0, send: sendFrame) } }
-            },
-            flush: { batch.flush(sendFrame) }, receiver: subscriber)
+        // No topic frame on the raw path: the batch's payload is the whole frame.
+        return traffic.runBatched(topic: [], receiver: subscriber) { _, payload in _ = try? publisher.send(payload) }
     }
 }

@@ -62,6 +62,17 @@ struct HopTraffic {
         return false
     }
 
+    /// Runs the workload sending as every Isobar publisher does: consecutive lines of `topic` in
+    /// hand go as one frame (`TopicBatch`) handed to `sendFrame`, flushed whenever the sender waits.
+    func runBatched(topic: [UInt8], receiver: ZMQSocket,
+                    sendFrame: (_ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> Void) -> Result {
+        var batch = TopicBatch()
+        return topic.withUnsafeBytes { topicBytes in
+            run(send: { message in message.withUnsafeBytes { batch.add(topic: topicBytes, line: $0, send: sendFrame) } },
+                flush: { batch.flush(sendFrame) }, receiver: receiver)
+        }
+    }
+
     /// Runs the workload once: `send` publishes one message (or adds it to a batch); `flush` sends
     /// what a batching sender holds, called whenever the sender is about to wait and at the end.
     /// `receiver` is read on its own thread; every line of every frame counts (see `TopicBatch`).

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import IsobarBus
+import IsobarCore
 import Testing
 
 /// A real `isobar broker` on two free loopback ports, plus the environment that points other
@@ -91,3 +92,8 @@ final class BusClient {
 /// The `jq` program the plug tests run as their command: rewrites `"type":"in"` to `"type":"out"`,
 /// so what the plug publishes is not what it subscribes to (no loop). `--unbuffered` flushes each line.
 let jqRewrite = ["jq", "-c", "--unbuffered", #".type = "out""#]
+
+extension ZMQMessage {
+    /// The payload's JSON lines (one, or a batch; see `TopicBatch`).
+    var lines: [[UInt8]] { TopicBatch.lines(of: payload) }
+}

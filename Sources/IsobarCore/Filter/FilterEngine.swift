@@ -206,9 +206,8 @@ public final class FilterEngine {
             for (n, position) in items.stations.enumerated() {
                 entries.append(.init(key: keys[Int(position)], fingerprint: fingerprints[Int(position)], index: Int32(n)))
             }
-            let base = items.stations.count
             for (n, cluster) in items.clusters.enumerated() {
-                entries.append(.init(key: cluster.key, fingerprint: cluster.fingerprint, index: Int32(base + n)))
+                entries.append(.init(key: cluster.key, fingerprint: cluster.fingerprint, index: Int32(items.stations.count + n)))
             }
         }
         // Stations in the order the grid gave them, then clusters; removals ascending by key, so

@@ -121,19 +121,19 @@ public struct FormatEngine: Sendable {
     /// writer would print (the filter's output always is): no second trip through `Double` printing.
     private static func writeCoordinate(_ coordinate: Coordinate, from item: JSONObject, into out: inout JSONWriter) {
         out.objectStart()
-        out.key("latitude")
-        if let field = item.field("latitude"), JSONWriter.isCanonicalShortNumber(item.rawValue(field)) {
-            out.raw(item.rawValue(field))
-        } else {
-            out.number(coordinate.latitude)
-        }
-        out.key("longitude")
-        if let field = item.field("longitude"), JSONWriter.isCanonicalShortNumber(item.rawValue(field)) {
-            out.raw(item.rawValue(field))
-        } else {
-            out.number(coordinate.longitude)
-        }
+        writeNumber("latitude", coordinate.latitude, from: item, into: &out)
+        writeNumber("longitude", coordinate.longitude, from: item, into: &out)
         out.objectEnd()
+    }
+
+    /// Writes `key: value`, copying the input's text for `key` when it is already canonical.
+    private static func writeNumber(_ key: StaticString, _ value: Double, from item: JSONObject, into out: inout JSONWriter) {
+        out.key(key)
+        if let field = item.field(key), JSONWriter.isCanonicalShortNumber(item.rawValue(field)) {
+            out.raw(item.rawValue(field))
+        } else {
+            out.number(value)
+        }
     }
 
     /// A non-empty string member without escapes, as its quoted bytes, to be copied to the output

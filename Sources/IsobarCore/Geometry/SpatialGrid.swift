@@ -85,6 +85,25 @@ public struct SpatialGrid: Sendable {
 
     /// Calls `body` with the index of every point inside `region`, each exactly once.
     public func forEach(in region: Region, _ body: (Int32) -> Void) {
+        _ = visit(in: region) { body($0); return true }
+    }
+
+    /// The indices of the points inside `region` (in `forEach` order), or nil as soon as there are
+    /// more than `limit`: one pass answers both "how many?" and "which?" for a view that needs no
+    /// clustering, and gives up after `limit + 1` points for one that does.
+    public func indices(in region: Region, limit: Int) -> [Int32]? {
+        var found: [Int32] = []
+        let complete = visit(in: region) { index in
+            guard found.count < limit else { return false }
+            found.append(index)
+            return true
+        }
+        return complete ? found : nil
+    }
+
+    /// Calls `body` with the index of every point inside `region` until it returns false; returns
+    /// whether every point was visited.
+    private func visit(in region: Region, _ body: (Int32) -> Bool) -> Bool {
         let columnRanges = columnRanges(in: region)
         for r in rowRange(in: region) {
             let rowBase = r * columns
@@ -93,30 +112,11 @@ public struct SpatialGrid: Sendable {
                 let end = Int(cellStart[rowBase + columnRange.upperBound + 1])
                 // Cells of one row in a column range are contiguous in `order`.
                 for k in start..<end where region.contains(latitude: latitudes[k], longitude: longitudes[k]) {
-                    body(order[k])
+                    if !body(order[k]) { return false }
                 }
             }
         }
-    }
-
-    /// The indices of the points inside `region` (in `forEach` order), or nil as soon as there are
-    /// more than `limit`: one pass answers both "how many?" and "which?" for a view that needs no
-    /// clustering, and gives up after `limit + 1` points for one that does.
-    public func indices(in region: Region, limit: Int) -> [Int32]? {
-        var found: [Int32] = []
-        let columnRanges = columnRanges(in: region)
-        for r in rowRange(in: region) {
-            let rowBase = r * columns
-            for columnRange in columnRanges {
-                let start = Int(cellStart[rowBase + columnRange.lowerBound])
-                let end = Int(cellStart[rowBase + columnRange.upperBound + 1])
-                for k in start..<end where region.contains(latitude: latitudes[k], longitude: longitudes[k]) {
-                    if found.count == limit { return nil }
-                    found.append(order[k])
-                }
-            }
-        }
-        return found
+        return true
     }
 
     /// The indices of every point inside `region`.
