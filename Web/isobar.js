@@ -1,0 +1,639 @@
+// Isobar web map: one page, no build step. Speaks the client contract of PROTOCOL.md over the
+// gateway's WebSocket (/ws, without a `client` field: the gateway names the connection), draws
+// the annotations it holds on a Leaflet map of Natural Earth country outlines, and exposes its
+// state as window.isobar for tests.
+(function () {
+  "use strict";
+
+  // The brief's initial region (the iOS app's): center plus span, fitted to the window.
+  const INITIAL = { latitude: 40.924, longitude: -108.0955, latitudeDelta: 25, longitudeDelta: 20 };
+  const MOVE_THROTTLE_MS = 150;
+  const RECONNECT_MIN_MS = 500;
+  const RECONNECT_MAX_MS = 10000;
+  const RESYNC_RETRY_MS = 2000;
+
+  // The units control's three choices, as the viewport's `units` + `windUnit`.
+  const UNIT_CHOICES = {
+    imperial: { units: "imperial", windUnit: "mph" },
+    metric: { units: "metric", windUnit: "kmh" },
+    knots: { units: "metric", windUnit: "knots" },
+  };
+
+  const TEXT = {
+    en: {
+      today: "Today", tomorrow: "Tomorrow", temperature: "Temperature", wind: "Wind",
+      precipitation: "Precipitation", imperial: "°F · mph", metric: "°C · km/h", knots: "°C · kn",
+      connecting: "connecting…", connected: "live", reconnecting: (s) => `reconnecting in ${s} s`,
+      stations: (n) => `${n} ${n === 1 ? "station" : "stations"}`,
+      age: (a) => `data ${a} old`, stored: "stored data", offline: "feed offline",
+      waiting: "waiting for data", loading: "loading…", unknown: "no data",
+      clusterOf: (n) => `${n} stations · zoom in`,
+    },
+    sk: {
+      today: "Dnes", tomorrow: "Zajtra", temperature: "Teplota", wind: "Vietor",
+      precipitation: "Zrážky", imperial: "°F · mph", metric: "°C · km/h", knots: "°C · kn",
+      connecting: "pripájam…", connected: "naživo", reconnecting: (s) => `nové pripojenie o ${s} s`,
+      stations: (n) => `${n} ${n === 1 ? "stanica" : n >= 2 && n <= 4 ? "stanice" : "staníc"}`,
+      age: (a) => `údaje staré ${a}`, stored: "uložené údaje", offline: "zdroj nedostupný",
+      waiting: "čakám na údaje", loading: "načítavam…", unknown: "bez údajov",
+      clusterOf: (n) => `${n} staníc · priblížte`,
+    },
+  };
+
+  // ---- state -------------------------------------------------------------------------------
+
+  const settings = loadSettings();
+  const state = {
+    annotations: new Map(), // id -> annotation object as received
+    markers: new Map(), // id -> { marker, html, lat, lon }
+    version: 0, // version of the last annotations message applied (0: none on this connection)
+    awaitingFull: true, // after connect or a gap: ignore diffs until a full arrives
+    resyncTimer: null,
+    socket: null,
+    connection: "connecting", // connecting | connected | reconnecting
+    reconnectDelay: RECONNECT_MIN_MS,
+    reconnectAt: 0,
+    lastSentJSON: null,
+    lastSentAt: 0,
+    moveTimer: null,
+    data: null, // { source, snapshot, fetchedAt, ageSeconds, receivedAt } of the last annotations
+    feedFailed: { today: false, tomorrow: false },
+    selected: null, // id of the selected station
+    shown: { field: "temperature", units: "imperial" }, // field and units of the titles held
+    lastError: null,
+    worldOffset: 0, // multiple of 360 added to longitudes so markers sit beside the map's center
+  };
+
+  // ---- map ---------------------------------------------------------------------------------
+
+  const map = L.map("map", {
+    zoomSnap: 0, // fractional zoom, so the initial region fits the window tightly
+    zoomDelta: 1,
+    wheelPxPerZoomLevel: 90,
+    minZoom: 1,
+    maxZoom: 12,
+    worldCopyJump: false,
+    attributionControl: true,
+    zoomControl: false,
+  });
+  L.control.zoom({ position: "bottomright" }).addTo(map);
+  map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
+  map.attributionControl.addAttribution("Outlines: Natural Earth (public domain)");
+  map.fitBounds(regionBounds(INITIAL), { animate: false });
+
+  const basemapRenderer = L.canvas({ padding: 0.5 });
+  const basemapPanes = map.createPane("basemap");
+  basemapPanes.style.zIndex = 250;
+  const markerLayer = L.layerGroup().addTo(map);
+
+  // Country outlines, drawn three times (one world either side) so panning across the date line
+  // never shows an empty ocean.
+  fetch("countries.geojson")
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`countries.geojson: HTTP ${r.status}`))))
+    .then((geojson) => {
+      for (const offset of [-360, 0, 360]) {
+        L.geoJSON(geojson, {
+          pane: "basemap",
+          renderer: basemapRenderer,
+          interactive: false,
+          style: { color: "#8a9aa8", weight: 0.8, fillColor: "#f4f1e8", fillOpacity: 1 },
+          coordsToLatLng: (c) => L.latLng(c[1], c[0] + offset),
+        }).addTo(map);
+      }
+    })
+    .catch((e) => console.warn("isobar: no basemap", e));
+
+  function regionBounds(r) {
+    return L.latLngBounds(
+      [r.latitude - r.latitudeDelta / 2, r.longitude - r.longitudeDelta / 2],
+      [r.latitude + r.latitudeDelta / 2, r.longitude + r.longitudeDelta / 2]
+    );
+  }
+
+  // ---- viewport ----------------------------------------------------------------------------
+
+  const round6 = (x) => Math.round(x * 1e6) / 1e6;
+  // Longitude into [-180, 180).
+  const normalizeLongitude = (x) => ((((x + 180) % 360) + 360) % 360) - 180;
+
+  /// The viewport message for what the map shows now, or null while the map has no size.
+  function currentViewport() {
+    const size = map.getSize();
+    if (size.x <= 0 || size.y <= 0) return null;
+    const b = map.getBounds();
+    const south = Math.max(-90, b.getSouth());
+    const north = Math.min(90, b.getNorth());
+    const west = b.getWest();
+    const east = b.getEast();
+    const latitudeDelta = Math.min(180, Math.max(1e-6, round6(north - south)));
+    // Leaflet's bounds are unwrapped (they can pass ±180 after panning across the date line);
+    // the span is simply east - west, and 360 or more means every longitude.
+    const longitudeDelta = Math.min(360, Math.max(1e-6, round6(east - west)));
+    const choice = UNIT_CHOICES[settings.units];
+    return {
+      type: "viewport",
+      center: {
+        latitude: round6((north + south) / 2),
+        longitude: round6(normalizeLongitude((west + east) / 2)),
+      },
+      span: { latitudeDelta, longitudeDelta },
+      day: settings.day,
+      field: settings.field,
+      units: choice.units,
+      windUnit: choice.windUnit,
+      locale: settings.locale,
+    };
+  }
+
+  /// Sends the viewport unless it equals the last one sent on this connection (`force` sends it anyway).
+  function sendViewport(force) {
+    const vp = currentViewport();
+    if (!vp) return;
+    const json = JSON.stringify(vp);
+    if (!force && json === state.lastSentJSON) return;
+    if (send(vp)) {
+      state.lastSentJSON = json;
+      state.lastSentAt = performance.now();
+      window.isobar.viewport = vp;
+    }
+  }
+
+  // While the map moves: at most one viewport every MOVE_THROTTLE_MS, with a trailing send;
+  // when it stops: at once.
+  map.on("move", () => {
+    const wait = MOVE_THROTTLE_MS - (performance.now() - state.lastSentAt);
+    if (wait <= 0) {
+      clearTimeout(state.moveTimer);
+      state.moveTimer = null;
+      sendViewport(false);
+    } else if (!state.moveTimer) {
+      state.moveTimer = setTimeout(() => {
+        state.moveTimer = null;
+        sendViewport(false);
+      }, wait);
+    }
+  });
+  map.on("moveend", () => {
+    clearTimeout(state.moveTimer);
+    state.moveTimer = null;
+    sendViewport(false);
+    rewrapMarkers();
+  });
+  map.on("resize", () => sendViewport(false));
+
+  // ---- socket ------------------------------------------------------------------------------
+
+  function socketURL() {
+    const url = new URL("ws", window.location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    // A page opened as ...?client=NAME keeps its name (and favorites) across reconnects.
+    const page = new URLSearchParams(window.location.search);
+    url.search = "";
+    for (const key of ["client", "token"]) if (page.has(key)) url.searchParams.set(key, page.get(key));
+    return url.toString();
+  }
+
+  function connect() {
+    setConnection("connecting");
+    let socket;
+    try {
+      socket = new WebSocket(socketURL());
+    } catch (e) {
+      console.warn("isobar: cannot open the WebSocket", e);
+      scheduleReconnect();
+      return;
+    }
+    state.socket = socket;
+    socket.onopen = () => {
+      state.reconnectDelay = RECONNECT_MIN_MS;
+      // A new connection is a new client to the pipeline: its versions start over with a full set.
+      state.version = 0;
+      state.awaitingFull = true;
+      state.lastSentJSON = null;
+      setConnection("connected");
+      sendViewport(true);
+      if (state.selected) send({ type: "select", id: state.selected });
+    };
+    socket.onmessage = (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (e) {
+        console.warn("isobar: a frame that is not JSON", event.data);
+        return;
+      }
+      receive(message);
+    };
+    socket.onclose = () => {
+      if (state.socket !== socket) return;
+      state.socket = null;
+      clearTimeout(state.resyncTimer);
+      scheduleReconnect();
+    };
+    socket.onerror = () => {}; // onclose follows and reconnects
+  }
+
+  function scheduleReconnect() {
+    const delay = state.reconnectDelay;
+    state.reconnectDelay = Math.min(RECONNECT_MAX_MS, state.reconnectDelay * 2);
+    state.reconnectAt = Date.now() + delay;
+    setConnection("reconnecting");
+    setTimeout(connect, delay * (0.8 + 0.4 * Math.random()));
+  }
+
+  function send(message) {
+    const socket = state.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  function setConnection(c) {
+    state.connection = c;
+    renderStatus();
+  }
+
+  // ---- messages ----------------------------------------------------------------------------
+
+  function receive(message) {
+    switch (message.type) {
+      case "annotations":
+        return applyAnnotations(message);
+      case "callout":
+        return applyCallout(message);
+      case "status":
+        if (message.day in state.feedFailed) state.feedFailed[message.day] = message.state === "failed";
+        return renderStatus();
+      case "error":
+        console.warn("isobar: error from the gateway", message);
+        state.lastError = { text: message.message || message.reason || "error", at: Date.now() };
+        return renderStatus();
+      default:
+        return; // other client-facing types are not drawn by this page
+    }
+  }
+
+  function applyAnnotations(m) {
+    if (typeof m.version !== "number") return;
+    if (m.full) {
+      state.annotations.clear();
+      for (const a of m.upsert || []) state.annotations.set(a.id, a);
+      state.awaitingFull = false;
+      clearTimeout(state.resyncTimer);
+    } else {
+      if (state.awaitingFull) return; // a full is on its way
+      if (m.version <= state.version) return; // already applied
+      if (m.version !== state.version + 1) {
+        console.warn(`isobar: version gap (${state.version} -> ${m.version}); resync`);
+        state.awaitingFull = true;
+        requestResync();
+        return;
+      }
+      for (const id of m.remove || []) state.annotations.delete(id);
+      for (const a of m.upsert || []) state.annotations.set(a.id, a);
+    }
+    state.version = m.version;
+    window.isobar.version = m.version;
+    if ("source" in m || "fetchedAt" in m) {
+      const snapshotChanged = !state.data || state.data.snapshot !== m.snapshot;
+      state.data = {
+        source: m.source,
+        snapshot: m.snapshot,
+        fetchedAt: m.fetchedAt,
+        ageSeconds: m.ageSeconds,
+        receivedAt: snapshotChanged || !state.data ? Date.now() / 1000 : state.data.receivedAt,
+      };
+    }
+    const shown = { field: m.field || state.shown.field, units: m.units || state.shown.units };
+    const restyle = shown.field !== state.shown.field || shown.units !== state.shown.units;
+    state.shown = shown;
+    drawMarkers(m.full, m.full ? [] : m.remove || [], m.upsert || []);
+    if (restyle) redrawAllMarkers();
+    renderStatus();
+  }
+
+  // Asks for the whole set again; repeats with backoff while no full arrives.
+  function requestResync(delay) {
+    clearTimeout(state.resyncTimer);
+    send({ type: "resync", reason: "version gap" });
+    const next = Math.min(16000, delay || RESYNC_RETRY_MS);
+    state.resyncTimer = setTimeout(() => {
+      if (state.awaitingFull) requestResync(next * 2);
+    }, next);
+  }
+
+  // ---- markers -----------------------------------------------------------------------------
+
+  function escapeHTML(s) {
+    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  }
+
+  /// Temperature in °F for colouring, whatever unit the title is in.
+  function fahrenheit(a) {
+    if (typeof a.value !== "number") return null;
+    return state.shown.units === "metric" ? (a.value * 9) / 5 + 32 : a.value;
+  }
+
+  function temperatureClass(f) {
+    if (f === null) return "t-unknown";
+    if (f < 20) return "t-frigid";
+    if (f < 40) return "t-cold";
+    if (f < 55) return "t-cool";
+    if (f < 70) return "t-mild";
+    if (f < 85) return "t-warm";
+    return "t-hot";
+  }
+
+  function markerHTML(a) {
+    const title = a.title || "";
+    if (a.cluster) {
+      const digits = String(a.count || 0).length;
+      return `<div class="ann cluster size-${Math.min(4, digits)}" title="${escapeHTML(a.subtitle || "")}">` +
+        `<span class="count">${escapeHTML(a.count)}</span>` +
+        (title ? `<span class="mean">${escapeHTML(title)}</span>` : "") + `</div>`;
+    }
+    const name = escapeHTML(a.subtitle || a.id);
+    if (!title) return `<div class="ann unknown" title="${name}">–</div>`;
+    if (a.wind) {
+      const w = a.wind;
+      let text = title;
+      if (w.arrow && text.endsWith(w.arrow)) text = text.slice(0, -w.arrow.length).trim();
+      const arrow = typeof w.rotation === "number" && !w.calm
+        ? `<span class="arrow" style="transform:rotate(${w.rotation}deg)">↑</span>` : "";
+      return `<div class="ann wind${w.calm ? " calm" : ""}" title="${name}">${arrow}<span>${escapeHTML(text)}</span></div>`;
+    }
+    if (state.shown.field === "precipitation") {
+      const p = typeof a.value === "number" ? Math.max(0, Math.min(100, a.value)) : 0;
+      return `<div class="ann precip" style="--p:${p}%" title="${name}">${escapeHTML(title)}</div>`;
+    }
+    return `<div class="ann temp ${temperatureClass(fahrenheit(a))}" title="${name}">${escapeHTML(title)}</div>`;
+  }
+
+  /// The longitude to draw `lon` at: the copy nearest the map's center.
+  function nearLongitude(lon) {
+    return lon + 360 * Math.round((map.getCenter().lng - lon) / 360);
+  }
+
+  function drawMarkers(full, removed, upserted) {
+    if (full) {
+      // Keep markers that are still there (no flicker); drop the rest.
+      for (const [id, entry] of state.markers) {
+        if (!state.annotations.has(id)) {
+          markerLayer.removeLayer(entry.marker);
+          state.markers.delete(id);
+        }
+      }
+    } else {
+      for (const id of removed) {
+        const entry = state.markers.get(id);
+        if (entry) {
+          markerLayer.removeLayer(entry.marker);
+          state.markers.delete(id);
+        }
+      }
+    }
+    for (const a of upserted) upsertMarker(a);
+  }
+
+  function upsertMarker(a) {
+    const html = markerHTML(a);
+    const lat = a.coordinate.latitude;
+    const lon = a.coordinate.longitude;
+    let entry = state.markers.get(a.id);
+    if (!entry) {
+      const marker = L.marker([lat, nearLongitude(lon)], {
+        icon: L.divIcon({ className: "ann-icon", html, iconSize: null }),
+        keyboard: true,
+        riseOnHover: true,
+      });
+      marker.on("click", () => markerClicked(a.id));
+      entry = { marker, html, lat, lon };
+      state.markers.set(a.id, entry);
+      markerLayer.addLayer(marker);
+    } else {
+      if (entry.lat !== lat || entry.lon !== lon) {
+        entry.lat = lat;
+        entry.lon = lon;
+        entry.marker.setLatLng([lat, nearLongitude(lon)]);
+      }
+      if (entry.html !== html) {
+        entry.html = html;
+        entry.marker.setIcon(L.divIcon({ className: "ann-icon", html, iconSize: null }));
+      }
+    }
+    entry.marker.getElement()?.classList.toggle("selected", a.id === state.selected);
+  }
+
+  // After a pan across the date line, move markers to the world copy beside the center.
+  function rewrapMarkers() {
+    const offset = 360 * Math.round(map.getCenter().lng / 360);
+    if (offset === state.worldOffset) return;
+    state.worldOffset = offset;
+    for (const entry of state.markers.values()) entry.marker.setLatLng([entry.lat, nearLongitude(entry.lon)]);
+    if (popup.isOpen()) {
+      const p = popup.getLatLng();
+      popup.setLatLng([p.lat, nearLongitude(p.lng)]);
+    }
+  }
+
+  function redrawAllMarkers() {
+    for (const a of state.annotations.values()) upsertMarker(a);
+  }
+
+  // ---- selection and callout ---------------------------------------------------------------
+
+  // The map's own click (not a marker's) closes the callout; a click on another marker only moves it.
+  const popup = L.popup({ className: "callout", maxWidth: 320, minWidth: 200, autoPanPadding: [24, 24], closeOnClick: false });
+  map.on("click", () => {
+    if (popup.isOpen()) map.closePopup(popup);
+  });
+  let closingProgrammatically = false;
+  map.on("popupclose", (e) => {
+    if (e.popup !== popup || closingProgrammatically) return;
+    if (state.selected) {
+      setSelected(null);
+      send({ type: "select", id: null });
+    }
+  });
+
+  function closePopup() {
+    closingProgrammatically = true;
+    map.closePopup(popup);
+    closingProgrammatically = false;
+  }
+
+  function setSelected(id) {
+    const old = state.selected && state.markers.get(state.selected);
+    old?.marker.getElement()?.classList.remove("selected");
+    state.selected = id;
+    const now = id && state.markers.get(id);
+    now?.marker.getElement()?.classList.add("selected");
+  }
+
+  function markerClicked(id) {
+    const a = state.annotations.get(id);
+    if (!a) return;
+    if (a.cluster) {
+      // A cluster is not a station: zoom in on it, which splits it.
+      map.setView([a.coordinate.latitude, nearLongitude(a.coordinate.longitude)], Math.min(map.getMaxZoom(), map.getZoom() + 2));
+      return;
+    }
+    setSelected(id);
+    send({ type: "select", id });
+    // Show the station at once; the callout replaces this when it arrives.
+    showPopup(a.coordinate, `<div class="callout-body"><h3>${escapeHTML(a.subtitle || id)}</h3>` +
+      `<div class="sub">${escapeHTML(id)}</div><div class="loading">${escapeHTML(t("loading"))}</div></div>`);
+  }
+
+  function showPopup(coordinate, html) {
+    const latlng = L.latLng(coordinate.latitude, nearLongitude(coordinate.longitude));
+    if (popup.isOpen()) {
+      popup.setLatLng(latlng).setContent(html);
+    } else {
+      popup.setLatLng(latlng).setContent(html);
+      closingProgrammatically = true; // opening closes any other popup
+      popup.openOn(map);
+      closingProgrammatically = false;
+    }
+  }
+
+  function applyCallout(c) {
+    if (c.clear) {
+      if (!c.id || c.id === state.selected) {
+        setSelected(null);
+        closePopup();
+      }
+      return;
+    }
+    if (c.id !== state.selected) return; // an answer for an older selection
+    const details = (c.details || [])
+      .map((d) => `<dt>${escapeHTML(d.label)}</dt><dd>${escapeHTML(d.value)}</dd>`)
+      .join("");
+    const html = `<div class="callout-body" data-id="${escapeHTML(c.id)}" data-reason="${escapeHTML(c.reason || "")}">` +
+      `<h3>${escapeHTML(c.title || c.id)}</h3>` +
+      (c.subtitle ? `<div class="sub">${escapeHTML(c.subtitle)}</div>` : "") +
+      (details ? `<dl>${details}</dl>` : `<div class="loading">${escapeHTML(t("unknown"))}</div>`) +
+      `</div>`;
+    const coordinate = c.coordinate || state.annotations.get(c.id)?.coordinate;
+    if (coordinate) showPopup(coordinate, html);
+  }
+
+  // ---- controls ----------------------------------------------------------------------------
+
+  function loadSettings() {
+    const defaults = { day: "today", field: "temperature", units: "imperial", locale: "en" };
+    const allowed = {
+      day: ["today", "tomorrow"],
+      field: ["temperature", "wind", "precipitation"],
+      units: Object.keys(UNIT_CHOICES),
+      locale: Object.keys(TEXT),
+    };
+    let saved = {};
+    try {
+      saved = JSON.parse(localStorage.getItem("isobar.settings") || "{}") || {};
+    } catch (e) {
+      saved = {};
+    }
+    const out = {};
+    for (const key of Object.keys(defaults)) out[key] = allowed[key].includes(saved[key]) ? saved[key] : defaults[key];
+    return out;
+  }
+
+  function saveSettings() {
+    try {
+      localStorage.setItem("isobar.settings", JSON.stringify(settings));
+    } catch (e) {
+      /* private mode: settings last for this page only */
+    }
+  }
+
+  function t(key, ...args) {
+    const entry = (TEXT[settings.locale] || TEXT.en)[key];
+    return typeof entry === "function" ? entry(...args) : entry;
+  }
+
+  for (const group of document.querySelectorAll("[data-control]")) {
+    const key = group.dataset.control;
+    group.addEventListener("click", (e) => {
+      const button = e.target.closest("button[data-value]");
+      if (!button || settings[key] === button.dataset.value) return;
+      settings[key] = button.dataset.value;
+      saveSettings();
+      renderControls();
+      sendViewport(false);
+    });
+  }
+
+  function renderControls() {
+    document.documentElement.lang = settings.locale;
+    for (const group of document.querySelectorAll("[data-control]")) {
+      const key = group.dataset.control;
+      for (const button of group.querySelectorAll("button")) {
+        const on = button.dataset.value === settings[key];
+        button.classList.toggle("on", on);
+        button.setAttribute("aria-pressed", String(on));
+        if (button.dataset.label) button.textContent = t(button.dataset.label);
+      }
+    }
+    renderStatus();
+  }
+
+  // ---- status line -------------------------------------------------------------------------
+
+  function formatAge(seconds) {
+    const s = Math.max(0, Math.floor(seconds));
+    if (s < 60) return `${s} s`;
+    if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+    if (s < 86400) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+    return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  }
+
+  /// Age of the shown data now: from the local clock and `fetchedAt` when the two clocks agree with
+  /// the message's own `ageSeconds`; otherwise `ageSeconds` plus the time since the data arrived.
+  function dataAge() {
+    const d = state.data;
+    if (!d || typeof d.fetchedAt !== "number") return null;
+    const now = Date.now() / 1000;
+    const byMessage = (d.ageSeconds || 0) + (now - d.receivedAt);
+    const byClock = now - d.fetchedAt;
+    return byClock >= (d.ageSeconds || 0) - 5 ? byClock : byMessage;
+  }
+
+  const statusDot = document.getElementById("status-connection");
+  const statusText = document.getElementById("status-text");
+  function renderStatus() {
+    const parts = [];
+    if (state.connection === "connected") parts.push(t("connected"));
+    else if (state.connection === "reconnecting")
+      parts.push(t("reconnecting", Math.max(0, Math.ceil((state.reconnectAt - Date.now()) / 1000))));
+    else parts.push(t("connecting"));
+    const d = state.data;
+    if (d && d.snapshot == null) {
+      parts.push(t("waiting"));
+    } else if (d) {
+      const age = dataAge();
+      if (age !== null) parts.push(t("age", formatAge(age)));
+      if (d.source === "store") parts.push(t("stored"));
+    }
+    if (state.feedFailed[settings.day]) parts.push(t("offline"));
+    if (d || state.annotations.size) parts.push(t("stations", state.annotations.size));
+    if (state.lastError && Date.now() - state.lastError.at < 8000) parts.push(`⚠ ${state.lastError.text}`);
+    statusText.textContent = parts.join(" · ");
+    statusDot.className = `dot ${state.connection}${state.feedFailed[settings.day] ? " failed" : ""}${d && d.source === "store" ? " stored" : ""}`;
+  }
+  setInterval(renderStatus, 1000);
+
+  // ---- start -------------------------------------------------------------------------------
+
+  window.isobar = {
+    annotations: state.annotations,
+    viewport: null,
+    version: 0,
+    map,
+    settings,
+    state,
+    send,
+  };
+  renderControls();
+  connect();
+})();
