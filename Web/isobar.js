@@ -50,6 +50,7 @@
     awaitingFull: true, // after connect or a gap: ignore diffs until a full arrives
     resyncTimer: null,
     socket: null,
+    opens: 0, // connections opened so far
     connection: "connecting", // connecting | connected | reconnecting
     reconnectDelay: RECONNECT_MIN_MS,
     reconnectAt: 0,
@@ -206,6 +207,7 @@
     state.socket = socket;
     socket.onopen = () => {
       state.reconnectDelay = RECONNECT_MIN_MS;
+      state.opens += 1;
       // A new connection is a new client to the pipeline: its versions start over with a full set.
       state.version = 0;
       state.awaitingFull = true;
@@ -348,25 +350,25 @@
     const title = a.title || "";
     if (a.cluster) {
       const digits = String(a.count || 0).length;
-      return `<div class="ann cluster size-${Math.min(4, digits)}" title="${escapeHTML(a.subtitle || "")}">` +
+      return `<div class="ann cluster size-${Math.min(4, digits)}" data-id="${escapeHTML(a.id)}" title="${escapeHTML(a.subtitle || "")}">` +
         `<span class="count">${escapeHTML(a.count)}</span>` +
         (title ? `<span class="mean">${escapeHTML(title)}</span>` : "") + `</div>`;
     }
-    const name = escapeHTML(a.subtitle || a.id);
-    if (!title) return `<div class="ann unknown" title="${name}">–</div>`;
+    const attrs = `data-id="${escapeHTML(a.id)}" title="${escapeHTML(a.subtitle || a.id)}"`;
+    if (!title) return `<div class="ann unknown" ${attrs}>–</div>`;
     if (a.wind) {
       const w = a.wind;
       let text = title;
       if (w.arrow && text.endsWith(w.arrow)) text = text.slice(0, -w.arrow.length).trim();
       const arrow = typeof w.rotation === "number" && !w.calm
         ? `<span class="arrow" style="transform:rotate(${w.rotation}deg)">↑</span>` : "";
-      return `<div class="ann wind${w.calm ? " calm" : ""}" title="${name}">${arrow}<span>${escapeHTML(text)}</span></div>`;
+      return `<div class="ann wind${w.calm ? " calm" : ""}" ${attrs}>${arrow}<span>${escapeHTML(text)}</span></div>`;
     }
     if (state.shown.field === "precipitation") {
       const p = typeof a.value === "number" ? Math.max(0, Math.min(100, a.value)) : 0;
-      return `<div class="ann precip" style="--p:${p}%" title="${name}">${escapeHTML(title)}</div>`;
+      return `<div class="ann precip" style="--p:${p}%" ${attrs}>${escapeHTML(title)}</div>`;
     }
-    return `<div class="ann temp ${temperatureClass(fahrenheit(a))}" title="${name}">${escapeHTML(title)}</div>`;
+    return `<div class="ann temp ${temperatureClass(fahrenheit(a))}" ${attrs}>${escapeHTML(title)}</div>`;
   }
 
   /// The longitude to draw `lon` at: the copy nearest the map's center.
@@ -443,7 +445,7 @@
   // ---- selection and callout ---------------------------------------------------------------
 
   // The map's own click (not a marker's) closes the callout; a click on another marker only moves it.
-  const popup = L.popup({ className: "callout", maxWidth: 320, minWidth: 200, autoPanPadding: [24, 24], closeOnClick: false });
+  const popup = L.popup({ className: "callout", maxWidth: 320, minWidth: 200, offset: [0, -8], autoPanPadding: [24, 24], closeOnClick: false });
   map.on("click", () => {
     if (popup.isOpen()) map.closePopup(popup);
   });
@@ -633,6 +635,7 @@
     settings,
     state,
     send,
+    receive, // lets a test inject a message (e.g. a diff after a version gap)
   };
   renderControls();
   connect();

@@ -1,0 +1,390 @@
+#!/usr/bin/python3
+"""The web map in a real browser: headless Chromium, driven by Selenium, against a running gateway.
+
+Run by scripts/checks/browser.sh, which starts `isobar up --sample` with a gateway and passes its
+URL. Every check compares what the page holds (window.isobar.annotations) with a brute-force
+reference computed here from the page's own last viewport (window.isobar.viewport) and the
+sample feed's fixture: the ids must converge to exactly the visible set. Values drift every 30 s
+in the sample feed, so only ids are compared with the fixture, never values.
+
+Usage: test_map.py --url http://127.0.0.1:8080/ [--fixtures Fixtures] [--screenshots DIR] [--docs-png PATH]
+"""
+import argparse
+import io
+import json
+import math
+import os
+import re
+import sys
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+INITIAL = {"latitude": 40.924, "longitude": -108.0955, "latitudeDelta": 25.0, "longitudeDelta": 20.0}
+SETTLE_TIMEOUT = 10.0
+
+failures = []
+timings = []
+
+
+def log(message):
+    print(f"browser: {message}", file=sys.stderr, flush=True)
+
+
+def check(condition, message):
+    if condition:
+        log(f"ok   {message}")
+    else:
+        log(f"FAIL {message}")
+        failures.append(message)
+    return condition
+
+
+# ---- the reference ----------------------------------------------------------------------------
+
+def load_fixtures(directory):
+    return {day: json.load(open(os.path.join(directory, f"{day}.json"), encoding="utf-8"))
+            for day in ("today", "tomorrow")}
+
+
+def visible(station, viewport):
+    """PROTOCOL.md's visibility rule, by brute force."""
+    center, span = viewport["center"], viewport["span"]
+    south = max(-90.0, center["latitude"] - span["latitudeDelta"] / 2)
+    north = min(90.0, center["latitude"] + span["latitudeDelta"] / 2)
+    if not (south <= station["latitude"] <= north):
+        return False
+    if span["longitudeDelta"] >= 360:
+        return True
+    # Distance east of the center in [-180, 180), then the inclusive half span.
+    offset = (station["longitude"] - center["longitude"] + 180.0) % 360.0 - 180.0
+    half = span["longitudeDelta"] / 2
+    return -half <= offset <= half or (offset == -180.0 and half >= 180.0)
+
+
+def reference(fixtures, viewport):
+    day = viewport.get("day", "today")
+    return {s["id"] for s in fixtures[day] if visible(s, viewport)}
+
+
+# ---- the page ---------------------------------------------------------------------------------
+
+STATE_JS = """
+const i = window.isobar;
+if (!i) return null;
+const anns = [];
+for (const [id, a] of i.annotations) anns.push([id, a.title, !!a.cluster]);
+return {version: i.version, viewport: i.viewport, annotations: anns,
+        connected: i.state.connection, awaitingFull: i.state.awaitingFull,
+        status: document.getElementById('status-text').textContent};
+"""
+
+
+def page_state(driver):
+    return driver.execute_script(STATE_JS)
+
+
+def settle(driver, fixtures, label, predicate=None, timeout=SETTLE_TIMEOUT):
+    """Waits until the page's ids equal the reference for its own last viewport (and `predicate`
+    holds), and the version has not changed for 0.4 s. Returns the state, or records a failure."""
+    start = time.monotonic()
+    stable_since, last_version, last = None, None, None
+    while time.monotonic() - start < timeout:
+        state = page_state(driver)
+        if state and state["viewport"] and state["version"]:
+            ids = {a[0] for a in state["annotations"]}
+            ok = ids == reference(fixtures, state["viewport"]) and not state["awaitingFull"]
+            if ok and predicate is not None:
+                ok = predicate(state)
+            if ok and state["version"] == last_version:
+                if stable_since and time.monotonic() - stable_since >= 0.4:
+                    elapsed = time.monotonic() - start
+                    timings.append((label, elapsed))
+                    check(True, f"{label}: {len(ids)} annotations equal the brute-force set "
+                                f"(version {state['version']}, {elapsed:.2f} s)")
+                    return state
+            else:
+                stable_since = time.monotonic() if ok else None
+            last_version = state["version"]
+        last = state
+        time.sleep(0.1)
+    if last and last["viewport"]:
+        ids = {a[0] for a in last["annotations"]}
+        want = reference(fixtures, last["viewport"])
+        detail = (f"holds {len(ids)}, reference {len(want)}; missing {sorted(want - ids)[:8]}, "
+                  f"extra {sorted(ids - want)[:8]}; viewport {json.dumps(last['viewport'])}; status {last['status']!r}")
+    else:
+        detail = f"no data (state {json.dumps(last)[:300]})"
+    check(False, f"{label}: did not converge within {timeout:.0f} s: {detail}")
+    return last
+
+
+def wait_for(driver, label, js, timeout=SETTLE_TIMEOUT):
+    start = time.monotonic()
+    value = None
+    while time.monotonic() - start < timeout:
+        try:
+            value = driver.execute_script(js)
+        except WebDriverException:
+            value = None
+        if value:
+            return value
+        time.sleep(0.1)
+    check(False, f"{label}: timed out after {timeout:.0f} s")
+    return value
+
+
+def move(driver, js):
+    """Moves the map through Leaflet's API without animation; the page sends its viewport on moveend."""
+    driver.execute_script(f"const map = window.isobar.map; {js}")
+
+
+def click_control(driver, control, value):
+    driver.find_element(By.CSS_SELECTOR, f'[data-control="{control}"] button[data-value="{value}"]').click()
+
+
+def screenshot(driver, directory, name):
+    if not directory:
+        return
+    path = os.path.join(directory, f"{name}.png")
+    driver.save_screenshot(path)
+
+
+def set_viewport_size(driver, width, height):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+
+def mercator_height_per_width(region):
+    """Height/width in pixels of a region on Web Mercator, so a window of that shape fits it exactly."""
+    y = lambda lat: math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+    north = region["latitude"] + region["latitudeDelta"] / 2
+    south = region["latitude"] - region["latitudeDelta"] / 2
+    return (y(north) - y(south)) / math.radians(region["longitudeDelta"])
+
+
+# A station marker fully on screen, away from the control panel, whose center is not covered by
+# another marker: what a person could click.
+CLICKABLE_JS = """
+const panel = document.getElementById('panel').getBoundingClientRect();
+const best = [];
+for (const el of document.querySelectorAll('.ann[data-id]')) {
+  if (el.classList.contains('cluster')) continue;
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (r.left < 10 || r.top < 10 || r.right > innerWidth - 60 || r.bottom > innerHeight - 30) continue;
+  if (x > panel.left - 20 && y < panel.bottom + 20) continue;
+  const hit = document.elementFromPoint(x, y);
+  if (!hit || hit.closest('.ann') !== el) continue;
+  best.push([Math.hypot(x - innerWidth / 2, y - innerHeight / 2), el.dataset.id]);
+}
+best.sort((a, b) => a[0] - b[0]);
+return best.length ? best[0][1] : null;
+"""
+
+POPUP_JS = """
+const body = document.querySelector('.leaflet-popup .callout-body');
+if (!body) return null;
+const h = body.querySelector('h3');
+return {id: body.dataset.id || null, reason: body.dataset.reason || null, title: h ? h.textContent : null,
+        text: body.textContent, details: body.querySelectorAll('dd').length};
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--fixtures", default="Fixtures")
+    parser.add_argument("--screenshots", default=".build/screenshots")
+    parser.add_argument("--docs-png", default=None, help="where to save the README's screenshot")
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    args = parser.parse_args()
+    fixtures = load_fixtures(args.fixtures)
+    names = {s["id"]: s["name"] for s in fixtures["today"]}
+    if args.screenshots:
+        os.makedirs(args.screenshots, exist_ok=True)
+
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1280,800", "--hide-scrollbars", "--force-device-scale-factor=1"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    started = time.monotonic()
+    driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+    timings.append(("chromium start", time.monotonic() - started))
+    try:
+        run(driver, args, fixtures, names)
+    except Exception as e:  # a crash in the test is a failure, with the page's console for context
+        check(False, f"test crashed: {type(e).__name__}: {e}")
+    finally:
+        try:
+            for entry in driver.get_log("browser"):
+                if entry.get("level") in ("SEVERE", "WARNING"):
+                    log(f"console {entry['level']}: {entry['message'][:300]}")
+        except WebDriverException:
+            pass
+        driver.quit()
+
+    log("timings: " + ", ".join(f"{label} {seconds:.2f} s" for label, seconds in timings))
+    if failures:
+        log(f"{len(failures)} check(s) failed: " + "; ".join(failures))
+        return 1
+    log("all checks passed")
+    return 0
+
+
+def run(driver, args, fixtures, names):
+    # 1. A window shaped like the initial region, so fitBounds shows exactly 25 x 20 degrees.
+    width = 600
+    height = round(width * mercator_height_per_width(INITIAL))
+    set_viewport_size(driver, width, height)
+    started = time.monotonic()
+    driver.get(args.url)
+    state = settle(driver, fixtures, "initial region (window shaped to fit)")
+    timings.append(("page load to settled", time.monotonic() - started))
+    if state and state["viewport"]:
+        vp = state["viewport"]
+        check(abs(vp["span"]["latitudeDelta"] - 25) < 0.1 and abs(vp["span"]["longitudeDelta"] - 20) < 0.1
+              and abs(vp["center"]["latitude"] - INITIAL["latitude"]) < 0.05
+              and abs(vp["center"]["longitude"] - INITIAL["longitude"]) < 0.05,
+              f"the initial viewport is the brief's region: {json.dumps(vp['center'])} {json.dumps(vp['span'])}")
+        check(len(state["annotations"]) == 85, f"85 annotations at the initial region (holds {len(state['annotations'])})")
+        check(all(re.fullmatch(r"-?\d+°", a[1]) or a[1] == "" for a in state["annotations"]),
+              "temperature titles look like 46°")
+        drawn = driver.execute_script("return document.querySelectorAll('.ann[data-id]').length")
+        check(drawn == len(state["annotations"]), f"one marker per annotation ({drawn} drawn)")
+    screenshot(driver, args.screenshots, "01-initial-fitted")
+
+    # 2. A laptop-sized window, reloaded so the region is fitted to it (wider than 20 degrees).
+    set_viewport_size(driver, 1280, 800)
+    driver.get(args.url)
+    state = settle(driver, fixtures, "initial region at 1280x800")
+    vp0 = state["viewport"] if state else None
+    status = driver.execute_script("return document.getElementById('status-text').textContent")
+    check(re.search(r"\d+ (stations|station)", status) and re.search(r"data \d+", status),
+          f"status line shows age and count: {status!r}")
+    screenshot(driver, args.screenshots, "02-initial-1280x800")
+
+    # 3. Pan, zoom, and a pan by a whole world west (the viewport's longitude wraps back).
+    move(driver, "map.panBy([-350, 180], {animate: false});")
+    state = settle(driver, fixtures, "after a pan (panBy -350,180)")
+    check(state and state["viewport"] != vp0, "the pan sent a new viewport")
+    screenshot(driver, args.screenshots, "03-pan")
+    move(driver, "map.setZoom(map.getZoom() + 1.5, {animate: false});")
+    state = settle(driver, fixtures, "after a zoom in (+1.5)")
+    screenshot(driver, args.screenshots, "04-zoom-in")
+    move(driver, "map.setView([37.0, -100.0], map.getZoom() - 2.5, {animate: false});")
+    state = settle(driver, fixtures, "after setView + zoom out (-2.5)")
+    move(driver, "map.setView([40.924, -108.0955 - 360], map.getZoom(), {animate: false});")
+    state = settle(driver, fixtures, "after a pan one world west (center -468.1)")
+    if state and state["viewport"]:
+        check(-180 <= state["viewport"]["center"]["longitude"] < 180,
+              f"center longitude normalised: {state['viewport']['center']['longitude']}")
+    move(driver, "map.setView([40.924, -108.0955], map.getZoom(), {animate: false});")
+    # Several moves in quick succession, each sending while it moves: the set follows the last.
+    for dx, dy in ((120, 0), (0, -90), (-60, 40), (200, 10)):
+        move(driver, f"map.panBy([{dx}, {dy}], {{animate: false}});")
+        time.sleep(0.05)
+    settle(driver, fixtures, "after four quick pans")
+    driver.get(args.url)  # back to the fitted initial region for the toggles and the screenshot
+    settle(driver, fixtures, "reloaded")
+
+    # 4. A marker click opens the callout with the station's name.
+    station = wait_for(driver, "a clickable marker", CLICKABLE_JS)
+    if station:
+        driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
+        popup = wait_for(driver, "callout popup",
+                         f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === {json.dumps(station)} && p.details ? p : null;")
+        check(bool(popup) and popup["title"] == names.get(station),
+              f"marker click opens the callout of {station} titled {names.get(station)!r} (got {popup and popup['title']!r}, "
+              f"{popup and popup['details']} details)")
+        time.sleep(0.5)  # the popup fades in
+        if args.docs_png:
+            driver.save_screenshot(args.docs_png)
+            shrink_png(args.docs_png)
+        screenshot(driver, args.screenshots, "05-callout")
+
+    # 5. Field toggle: titles change to wind ("7 mph W →"), the popup follows with reason `updated`.
+    before = {a[0]: a[1] for a in page_state(driver)["annotations"]}
+    click_control(driver, "field", "wind")
+    wind = re.compile(r"(\d+ mph \S+ \S|calm|)")
+    state = settle(driver, fixtures, "wind field",
+                   predicate=lambda s: s["viewport"]["field"] == "wind" and all(wind.fullmatch(a[1]) for a in s["annotations"]))
+    if state:
+        changed = sum(1 for a in state["annotations"] if before.get(a[0]) != a[1])
+        example = next((a[1] for a in state["annotations"] if "mph" in a[1]), None)
+        check(changed > 0 and example, f"field toggle changed {changed} titles (e.g. {before.get(state['annotations'][0][0])!r} -> {example!r})")
+        arrows = driver.execute_script("return document.querySelectorAll('.ann.wind .arrow').length")
+        check(arrows > 0, f"wind markers draw rotated arrows ({arrows})")
+    if station:
+        popup = wait_for(driver, "callout follows the field toggle",
+                         f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === {json.dumps(station)} && p.reason === 'updated' ? p : null;")
+        check(bool(popup) and popup["title"] == names.get(station), "the callout follows the toggle (reason updated)")
+    screenshot(driver, args.screenshots, "06-wind")
+
+    # 6. Units and locale: km/h titles, then Slovak.
+    click_control(driver, "units", "metric")
+    settle(driver, fixtures, "metric wind (km/h)",
+           predicate=lambda s: s["viewport"]["windUnit"] == "kmh" and any("km/h" in a[1] for a in s["annotations"]))
+    click_control(driver, "field", "precipitation")
+    settle(driver, fixtures, "precipitation field",
+           predicate=lambda s: all(re.fullmatch(r"(\d+%)?", a[1]) for a in s["annotations"]))
+    screenshot(driver, args.screenshots, "07-precipitation")
+    click_control(driver, "locale", "sk")
+    state = settle(driver, fixtures, "locale sk", predicate=lambda s: s["viewport"]["locale"] == "sk")
+    check(driver.execute_script("return document.documentElement.lang") == "sk", "the page switches to Slovak")
+
+    # 7. Tomorrow: the reference comes from tomorrow's fixture.
+    click_control(driver, "day", "tomorrow")
+    settle(driver, fixtures, "tomorrow", predicate=lambda s: s["viewport"]["day"] == "tomorrow")
+    click_control(driver, "day", "today")
+    click_control(driver, "locale", "en")
+    click_control(driver, "units", "imperial")
+    click_control(driver, "field", "temperature")
+    settle(driver, fixtures, "back to today / temperature",
+           predicate=lambda s: s["viewport"]["day"] == "today" and all(re.fullmatch(r"(-?\d+°)?", a[1]) for a in s["annotations"]))
+
+    # 8. A version gap: a diff from the future makes the page ask for a resync and take the full.
+    version = page_state(driver)["version"]
+    driver.execute_script(
+        "window.isobar.receive({type: 'annotations', version: window.isobar.version + 5, full: false, "
+        "upsert: [{id: 'GHOST', coordinate: {latitude: 40, longitude: -105}, title: 'x'}], remove: []});")
+    state = settle(driver, fixtures, "version gap repaired by a resync",
+                   predicate=lambda s: s["version"] > version)
+    check(state and all(a[0] != "GHOST" for a in state["annotations"]), "the diff after the gap was not applied")
+
+    # 9. The socket drops: the page reconnects, re-sends its viewport and converges again.
+    opens = driver.execute_script("const s = window.isobar.state; s.socket.close(); return s.opens;")
+    reconnected = wait_for(driver, "reconnect",
+                           f"const s = window.isobar.state; return s.opens > {opens} && s.connection === 'connected' && !s.awaitingFull;")
+    check(bool(reconnected), "the page reconnects after its socket closes and takes a new full set")
+    settle(driver, fixtures, "after a reconnect")
+
+    # 10. The popup closes on a map click and the selection is dropped.
+    if station:
+        popup_open = driver.execute_script("return !!document.querySelector('.leaflet-popup');")
+        if popup_open:
+            driver.execute_script("window.isobar.map.fire('click', {latlng: window.isobar.map.getCenter()});")
+            wait_for(driver, "popup closes", "return !document.querySelector('.leaflet-popup') && window.isobar.state.selected === null;")
+    screenshot(driver, args.screenshots, "08-final")
+
+
+def shrink_png(path):
+    """Palette-quantises the README screenshot when Pillow is there (a map has few colours)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    image = Image.open(path).convert("RGB")
+    out = io.BytesIO()
+    image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(out, "PNG", optimize=True)
+    if out.tell() < os.path.getsize(path):
+        with open(path, "wb") as f:
+            f.write(out.getvalue())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
