@@ -11,6 +11,11 @@
   const RECONNECT_MIN_MS = 500;
   const RECONNECT_MAX_MS = 10000;
   const RESYNC_RETRY_MS = 2000;
+  // ?limit=N: most annotations before the pipeline clusters (PROTOCOL.md `limit`; default 500).
+  const LIMIT = (() => {
+    const n = Number(new URLSearchParams(window.location.search).get("limit"));
+    return Number.isInteger(n) && n >= 1 && n <= 1000000 ? n : null;
+  })();
 
   // The units control's three choices, as the viewport's `units` + `windUnit`.
   const UNIT_CHOICES = {
@@ -27,7 +32,7 @@
       stations: (n) => `${n} ${n === 1 ? "station" : "stations"}`,
       age: (a) => `data ${a} old`, stored: "stored data", offline: "feed offline",
       waiting: "waiting for data", loading: "loading…", unknown: "no data",
-      clusterOf: (n) => `${n} stations · zoom in`,
+      clustered: (n, m) => `${n} stations in ${m} markers`,
     },
     sk: {
       today: "Dnes", tomorrow: "Zajtra", temperature: "Teplota", wind: "Vietor",
@@ -36,7 +41,7 @@
       stations: (n) => `${n} ${n === 1 ? "stanica" : n >= 2 && n <= 4 ? "stanice" : "staníc"}`,
       age: (a) => `údaje staré ${a}`, stored: "uložené údaje", offline: "zdroj nedostupný",
       waiting: "čakám na údaje", loading: "načítavam…", unknown: "bez údajov",
-      clusterOf: (n) => `${n} staníc · priblížte`,
+      clustered: (n, m) => `${n} staníc v ${m} značkách`,
     },
   };
 
@@ -131,7 +136,7 @@
     // the span is simply east - west, and 360 or more means every longitude.
     const longitudeDelta = Math.min(360, Math.max(1e-6, round6(east - west)));
     const choice = UNIT_CHOICES[settings.units];
-    return {
+    const message = {
       type: "viewport",
       center: {
         latitude: round6((north + south) / 2),
@@ -144,6 +149,8 @@
       windUnit: choice.windUnit,
       locale: settings.locale,
     };
+    if (LIMIT !== null) message.limit = LIMIT;
+    return message;
   }
 
   /// Sends the viewport unless it equals the last one sent on this connection (`force` sends it anyway).
@@ -618,7 +625,15 @@
       if (d.source === "store") parts.push(t("stored"));
     }
     if (state.feedFailed[settings.day]) parts.push(t("offline"));
-    if (d || state.annotations.size) parts.push(t("stations", state.annotations.size));
+    if (d || state.annotations.size) {
+      let stations = 0;
+      let clusters = 0;
+      for (const a of state.annotations.values()) {
+        if (a.cluster) clusters += 1;
+        stations += a.cluster ? a.count || 0 : 1;
+      }
+      parts.push(clusters ? t("clustered", stations, state.annotations.size) : t("stations", stations));
+    }
     if (state.lastError && Date.now() - state.lastError.at < 8000) parts.push(`⚠ ${state.lastError.text}`);
     statusText.textContent = parts.join(" · ");
     statusDot.className = `dot ${state.connection}${state.feedFailed[settings.day] ? " failed" : ""}${d && d.source === "store" ? " stored" : ""}`;
