@@ -56,6 +56,7 @@
     resyncTimer: null,
     socket: null,
     opens: 0, // connections opened so far
+    viewportsSent: 0,
     connection: "connecting", // connecting | connected | reconnecting
     reconnectDelay: RECONNECT_MIN_MS,
     reconnectAt: 0,
@@ -160,6 +161,7 @@
     const json = JSON.stringify(vp);
     if (!force && json === state.lastSentJSON) return;
     if (send(vp)) {
+      state.viewportsSent += 1;
       state.lastSentJSON = json;
       state.lastSentAt = performance.now();
       window.isobar.viewport = vp;

@@ -301,6 +301,14 @@ def run(driver, args, fixtures, names):
         move(driver, f"map.panBy([{dx}, {dy}], {{animate: false}});")
         time.sleep(0.05)
     settle(driver, fixtures, "after four quick pans")
+    # An animated pan: viewports go out while it moves (throttled to one per 150 ms), and the set
+    # follows the last one.
+    sent = driver.execute_script("return window.isobar.state.viewportsSent")
+    move(driver, "map.panBy([500, 0], {animate: true, duration: 1.2});")
+    time.sleep(1.5)
+    during = driver.execute_script("return window.isobar.state.viewportsSent") - sent
+    check(3 <= during <= 12, f"an animated 1.2 s pan sent {during} viewports (throttled, 150 ms)")
+    settle(driver, fixtures, "after an animated pan")
     driver.get(args.url)  # back to the fitted initial region for the toggles and the screenshot
     settle(driver, fixtures, "reloaded")
 
@@ -348,6 +356,10 @@ def run(driver, args, fixtures, names):
     click_control(driver, "locale", "sk")
     state = settle(driver, fixtures, "locale sk", predicate=lambda s: s["viewport"]["locale"] == "sk")
     check(driver.execute_script("return document.documentElement.lang") == "sk", "the page switches to Slovak")
+    if station:
+        popup = wait_for(driver, "the callout in Slovak",
+                         f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === {json.dumps(station)} && p.text.includes('Teplota') ? p : null;")
+        check(bool(popup), "the callout follows the locale toggle (Teplota)")
 
     # 7. Tomorrow: the reference comes from tomorrow's fixture.
     click_control(driver, "day", "tomorrow")
