@@ -213,6 +213,8 @@ def main():
     parser.add_argument("--screenshots", default=".build/screenshots")
     parser.add_argument("--docs-png", default=None, help="where to save the README's screenshot")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    parser.add_argument("--stored", action="store_true",
+                        help="the pipeline runs on stored data with its feed failing: expect 'stored data' and 'feed offline'")
     args = parser.parse_args()
     fixtures = load_fixtures(args.fixtures)
     names = {s["id"]: s["name"] for s in fixtures["today"]}
@@ -228,7 +230,7 @@ def main():
     driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
     timings.append(("chromium start", time.monotonic() - started))
     try:
-        run(driver, args, fixtures, names)
+        (run_stored if args.stored else run)(driver, args, fixtures, names)
     except Exception as e:  # a crash in the test is a failure, with the page's console for context
         check(False, f"test crashed: {type(e).__name__}: {e}")
     finally:
@@ -420,6 +422,18 @@ def run(driver, args, fixtures, names):
         settle(driver, fixtures, "a cluster click zooms in", clustered=True,
                predicate=lambda s: True)
         check(driver.execute_script("return window.isobar.map.getZoom()") > zoom, "a cluster click zooms in")
+
+
+def run_stored(driver, args, fixtures, names):
+    """A restarted pipeline whose feed fails: the page shows the stored snapshot, says so, and
+    says the feed is offline (from the fetcher's `status` messages relayed by the gateway)."""
+    set_viewport_size(driver, 1280, 800)
+    driver.get(args.url)
+    settle(driver, fixtures, "stored data: initial region",
+           predicate=lambda s: "stored data" in s["status"] and "feed offline" in s["status"], timeout=20)
+    status = driver.execute_script("return document.getElementById('status-text').textContent")
+    check("stored data" in status and "feed offline" in status, f"status line on stored data with a failing feed: {status!r}")
+    screenshot(driver, args.screenshots, "10-stored-feed-offline")
 
 
 def shrink_png(path):
