@@ -89,8 +89,7 @@
   map.fitBounds(regionBounds(INITIAL), { animate: false });
 
   const basemapRenderer = L.canvas({ padding: 0.5 });
-  const basemapPanes = map.createPane("basemap");
-  basemapPanes.style.zIndex = 250;
+  map.createPane("basemap").style.zIndex = 250; // under markers and popups
   const markerLayer = L.layerGroup().addTo(map);
 
   // Country outlines, drawn three times (one world either side) so panning across the date line
@@ -136,12 +135,14 @@
     // Leaflet's bounds are unwrapped (they can pass ±180 after panning across the date line);
     // the span is simply east - west, and 360 or more means every longitude.
     const longitudeDelta = Math.min(360, Math.max(1e-6, round6(east - west)));
+    let centerLongitude = round6(normalizeLongitude((west + east) / 2));
+    if (centerLongitude >= 180) centerLongitude -= 360; // rounding can reach 180
     const choice = UNIT_CHOICES[settings.units];
     const message = {
       type: "viewport",
       center: {
         latitude: round6((north + south) / 2),
-        longitude: round6(normalizeLongitude((west + east) / 2)),
+        longitude: centerLongitude,
       },
       span: { latitudeDelta, longitudeDelta },
       day: settings.day,
