@@ -11,7 +11,12 @@ import IsobarCore
 /// handled `drained` is called, which is where a stage flushes its output: one write per burst
 /// of input in a fast stream, one per line in a slow one, so latency stays low either way.
 public enum LineInput {
+    ///
+    /// With `tickEvery` (seconds), `tick` runs at least that often whether or not input arrives
+    /// (the read waits in `poll` with that timeout), so a stage's timed work does not depend on
+    /// other messages coming in.
     public static func run(fd: Int32 = 0, maxLineLength: Int = 1 << 20,
+                           tickEvery: Double? = nil, tick: () -> Void = {},
                            line: (UnsafeRawBufferPointer) -> Void,
                            tooLong: (_ length: Int, _ excerpt: String) -> Void,
                            drained: () -> Void) {
@@ -25,7 +30,19 @@ public enum LineInput {
             case .tooLong(let length, let excerpt): tooLong(length, excerpt)
             }
         }
+        var lastTick = monotonicSeconds()
         while true {
+            if let tickEvery {
+                var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&pending, 1, Int32(max(1, tickEvery * 1000)))
+                let now = monotonicSeconds()
+                if now - lastTick >= tickEvery {
+                    lastTick = now
+                    tick()
+                    drained()
+                }
+                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            }
             let n = read(fd, chunk, capacity)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
@@ -36,12 +53,22 @@ public enum LineInput {
         drained()
     }
 
+    /// Seconds on a monotonic clock (intervals only).
+    public static func monotonicSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
     /// The usual stage loop: every line goes to `handle`, an over-long line becomes one `error`
-    /// message from `stage`, and output is flushed after each burst of input.
+    /// message from `stage`, and output is flushed after each burst of input (and after each
+    /// `tick`, when `tickEvery` is given).
     public static func runStage(stage: String, maxLineLength: Int = 1 << 20, output: LineOutput = .standardOutput,
+                                tickEvery: Double? = nil, tick: (inout JSONWriter) -> Void = { _ in },
                                 handle: (UnsafeRawBufferPointer, inout JSONWriter) -> Void) {
         var writer = JSONWriter(capacity: 64 * 1024)
         run(maxLineLength: maxLineLength,
+            tickEvery: tickEvery, tick: { tick(&writer) },
             line: { handle($0, &writer) },
             tooLong: { length, excerpt in
                 ErrorMessage(stage: stage, message: "line of \(length) bytes exceeds the \(maxLineLength)-byte limit; skipped",

@@ -169,8 +169,11 @@ public actor FeedFetcher {
             guard let parsed else { return false }
             for warning in parsed.warnings { warning.write(to: &writer) }
             for error in parsed.errors { error.write(to: &writer) }
-            OnXFeed.writeSnapshot(day: day, stations: parsed.stations, source: .feed, fetchedAt: now, id: snapshotID, into: &writer)
-            feed.latest = Latest(id: snapshotID, stations: parsed.stations, fetchedAt: now)
+            // Newest data wins downstream (SnapshotRank): each new snapshot's fetchedAt is after the
+            // last one's even if the wall clock stepped back, or consumers would keep the old data.
+            let fetchedAt = max(now, (feed.latest?.fetchedAt ?? -.infinity).nextUp)
+            OnXFeed.writeSnapshot(day: day, stations: parsed.stations, source: .feed, fetchedAt: fetchedAt, id: snapshotID, into: &writer)
+            feed.latest = Latest(id: snapshotID, stations: parsed.stations, fetchedAt: fetchedAt)
             let status = StatusMessage(day: day, state: .ok, url: url)
             status.write(to: &writer)
             feed.status = status

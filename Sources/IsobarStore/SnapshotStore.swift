@@ -122,7 +122,9 @@ public final class SnapshotStore: Sendable {
         }
     }
 
-    private static let latestFirst = "ORDER BY fetchedAt DESC, storedAt DESC, id DESC"
+    /// Newest data wins (`SnapshotRank`): the latest fetch, and at an equal fetch time the greater
+    /// id (SQLite's BINARY collation compares UTF-8 bytes, as the rank does).
+    private static let latestFirst = "ORDER BY fetchedAt DESC, id DESC"
 
     private static func prune(_ db: Database, day: Day, keep: Int) throws -> Int {
         let kept = "SELECT id FROM snapshots WHERE day = ?1 \(latestFirst) LIMIT ?2"

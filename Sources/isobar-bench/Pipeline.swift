@@ -26,7 +26,7 @@ final class Pipeline {
             started.append(try Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log"))
             let filterPlug = try Children.start(
                 isobar, ["plug", "--name", "filter", "--sub", "station", "--sub", "snapshot", "--sub", "viewport/",
-                         "--sub", "select/", "--sub", "resync", "--", isobar, "filter"],
+                         "--sub", "select/", "--sub", "resync", "--sub", "lease", "--sub", "leave/", "--", isobar, "filter"],
                 environment: env, log: scratch + "/filter.log")
             started.append(filterPlug)
             let formatPlug = try Children.start(isobar, ["plug", "--name", "format", "--sub", "visible", "--sub", "selection",

@@ -35,6 +35,8 @@ struct FilterCommand: ParsableCommand {
     var limit = Viewport.defaultLimit
     @Option(help: "Forget clients silent for this many seconds.")
     var idle: Double = 600
+    @Option(help: "Forget a gateway's clients when it has sent no lease for this many seconds.")
+    var leaseTimeout: Double = 30
     @Option(help: "Longest accepted input line in bytes.")
     var maxLineBytes = 1 << 20
     @Flag(help: "Write a resync request at start so publishers replay their snapshots (used on the bus).")
@@ -44,6 +46,7 @@ struct FilterCommand: ParsableCommand {
         LineOutput.ignoreSIGPIPE()
         var options = FilterOptions()
         options.idleSeconds = idle
+        options.leaseTimeout = leaseTimeout
         let engine = FilterEngine(options: options)
         if let viewport {
             engine.register(Viewport(client: client, region: viewport.region, day: day,
@@ -55,10 +58,12 @@ struct FilterCommand: ParsableCommand {
             LineOutput.standardOutput.write(&writer)
             LineOutput.standardOutput.flush()
         }
-        LineInput.runStage(stage: FilterEngine.stage, maxLineLength: maxLineBytes) { line, out in
-            // A monotonic clock: the filter only measures intervals (idle clients, resync and
-            // resend backoff), which a wall-clock step backwards would stall.
-            engine.handle(line: line, now: ProcessInfo.processInfo.systemUptime, into: &out)
+        // A monotonic clock: the filter only measures intervals (idle clients, resync and
+        // resend backoff), which a wall-clock step backwards would stall. The tick runs the
+        // missing-day resync schedule and the idle sweep even when no message arrives.
+        LineInput.runStage(stage: FilterEngine.stage, maxLineLength: maxLineBytes, tickEvery: 0.25,
+                           tick: { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) }) { line, out in
+            engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &out)
         }
     }
 }

@@ -208,7 +208,7 @@ struct BadInputCorpusTests {
         let broker = try RunningBroker.start()
         defer { broker.stop() }
         let plug = try ProcessHarness.isobar(["plug", "--name", "filter", "--sub", "station", "--sub", "snapshot", "--sub", "viewport/",
-                                              "--sub", "select/", "--sub", "resync", "--", ProcessHarness.isobarBinary, "filter"],
+                                              "--sub", "select/", "--sub", "resync", "--sub", "lease", "--sub", "leave/", "--", ProcessHarness.isobarBinary, "filter"],
                                              environment: broker.environment.merging(CorpusRun.deterministic) { $1 })
         try #require(plug.waitForStderr(containing: "started", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
         defer { plug.signal(SIGTERM); _ = plug.waitForExit(timeout: .seconds(10)) }

@@ -14,6 +14,12 @@ final class ClientState {
     var shownSnapshot: String?
     var selection: SelectionState = .none
     var lastSeen: Double
+    /// The gateway hosting the client (nil: a plain bus client that heartbeats itself).
+    var gateway: String?
+    /// The gateway's number of the client's latest viewport.
+    var ref = 0
+    /// The client's current contribution to its gateway's `LeaseDigest` (0: none).
+    var tallyEntry: UInt64 = 0
 
     init(viewport: Viewport, now: Double) {
         self.viewport = viewport

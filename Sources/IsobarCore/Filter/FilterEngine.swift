@@ -1,23 +1,29 @@
 /// The region filter: holds the latest complete snapshot of each day and every client's
 /// viewport, and tells each client what entered, left or changed in its view.
 ///
-/// Input: `station`, `snapshot`, `viewport`, `select`, `resync` (others pass through unchanged).
-/// Output: `visible` (per client, full or a diff, with the client's `version`), `selection`
-/// (callout data for the client's selected station), `error`, and `resync` requests when a
-/// snapshot arrived incomplete. Pure logic: the caller supplies lines and the clock.
+/// Input: `station`, `snapshot`, `viewport`, `select`, `resync`, `lease`, `leave` (others pass
+/// through unchanged). Output: `visible` (per client, full or a diff, with the client's
+/// `version`), `selection` (callout data for the client's selected station), `tally` (the answer
+/// to a gateway's lease), `error`, and `resync` requests when a snapshot arrived incomplete or a
+/// client waits for a day with no data. Pure logic: the caller supplies lines and the clock, and
+/// calls `tick` a few times a second so timed work happens when no input arrives.
 public final class FilterEngine {
     public static let stage = "filter"
     public let options: FilterOptions
     private var snapshots: [Day: StationSnapshot] = [:]
     private var assembler = SnapshotAssembler()
     private let interner = KeyInterner()
-    private var clients: [String: ClientState] = [:]
+    var clients: [String: ClientState] = [:]
+    /// Per gateway: its clients' count and digest as this filter sees them, and its lease times.
+    var gateways: [String: GatewayTally] = [:]
+    /// Days some client was answered for while no snapshot of that day was held.
+    private var waitingDays: Set<Day> = []
     private var lastSweep = 0.0
     private var lastResyncRequest = -Double.infinity
     /// Consecutive requests for a snapshot clients wait for (see `requestMissingSnapshot`).
     private var missingSnapshotRequests = 0
     /// The time of the line being handled (the caller's clock), for stamping what is sent.
-    private var clock = 0.0
+    var clock = 0.0
 
     public init(options: FilterOptions = FilterOptions()) {
         self.options = options
@@ -49,10 +55,12 @@ public final class FilterEngine {
         let type = try object.requireName("type", maxLength: .max)
         switch type {
         case "station": try receive(StationMessage(from: object))
-        case "snapshot": complete(try SnapshotEnd(from: object), now: now, into: &out)
+        case "snapshot": complete(try SnapshotEnd(from: object), line: Array(object.rawBytes), now: now, into: &out)
         case "viewport": update(try Viewport(from: object), now: now, into: &out)
         case "select": try select(Select(from: object), now: now, into: &out)
         case "resync": try resync(Resync(from: object), now: now, into: &out)
+        case "lease": lease(try Lease(from: object), now: now, into: &out)
+        case "leave": leave(try Leave(from: object))
         default:
             out.raw(object.rawBytes)
             out.newline()
@@ -66,6 +74,20 @@ public final class FilterEngine {
         clients[viewport.client] = ClientState(viewport: viewport, now: .infinity)
     }
 
+    /// Timed work, called by the host a few times a second whatever the input: asks again for a
+    /// day's snapshot clients wait for (on its backoff schedule) and forgets idle clients.
+    public func tick(now: Double, into out: inout JSONWriter) {
+        clock = now
+        for day in Day.allCases where waitingDays.contains(day) {
+            if snapshots[day] == nil {
+                requestMissingSnapshot(day, now: now, into: &out)
+            } else {
+                waitingDays.remove(day)
+            }
+        }
+        sweep(now: now)
+    }
+
     // MARK: - Snapshots
 
     private func receive(_ message: StationMessage) throws(MessageError) {
@@ -73,31 +95,44 @@ public final class FilterEngine {
         try assembler.add(message)
     }
 
-    private func complete(_ end: SnapshotEnd, now: Double, into out: inout JSONWriter) {
-        if let current = snapshots[end.day], current.id == end.snapshot {
-            assembler.discard(end.snapshot)
-            if current.source != end.source || current.fetchedAt != end.fetchedAt {
+    private func complete(_ end: SnapshotEnd, line: [UInt8], now: Double, into out: inout JSONWriter) {
+        if let current = snapshots[end.day] {
+            if current.id == end.snapshot {
+                // The content we hold. A replay (the store's copy, a second publisher) changes
+                // nothing a client sees; the same content fetched again later moves its age.
+                assembler.discard(end.snapshot)
+                guard end.fetchedAt > current.fetchedAt else { return }
                 current.source = end.source
                 current.fetchedAt = end.fetchedAt
                 current.ageSeconds = end.ageSeconds
                 for client in clients.values where client.viewport.day == end.day {
                     send(client, full: false, forceMessage: true, into: &out)
                 }
+                return
             }
-            return
+            if SnapshotRank(end) < SnapshotRank(fetchedAt: current.fetchedAt, snapshot: current.id) {
+                // Older than what we hold (a replay of stored data after a newer fetch): newest wins.
+                assembler.discard(end.snapshot)
+                return
+            }
         }
         switch assembler.finish(end) {
         case .complete(let stations):
             snapshots[end.day] = StationSnapshot(end: end, stations: stations, interner: interner)
             missingSnapshotRequests = 0
+            waitingDays.remove(end.day)
             for client in clients.values where client.viewport.day == end.day {
-                send(client, full: client.shownSnapshot == nil, into: &out)
+                // Always a message: a new snapshot with no visible change still moves the
+                // client's snapshot id and data age.
+                send(client, full: client.shownSnapshot == nil, forceMessage: true, into: &out)
                 refreshSelection(client, onlyIfChanged: true, into: &out)
             }
         case .incomplete(let received, let expected):
-            ErrorMessage(stage: Self.stage,
-                         message: "snapshot \(end.snapshot) of \(end.day.rawValue) is incomplete (\(received) of \(expected) stations); kept the previous one and asked for a resync",
-                         excerpt: "").write(to: &out)
+            line.withUnsafeBytes { raw in
+                ErrorMessage(stage: Self.stage,
+                             message: "snapshot \(end.snapshot) of \(end.day.rawValue) is incomplete (\(received) of \(expected) stations); kept the previous one and asked for a resync",
+                             line: raw).write(to: &out)
+            }
             requestResync(reason: "incomplete snapshot \(end.snapshot)", now: now, into: &out)
         case .unknown:
             requestResync(reason: "end marker for unseen snapshot \(end.snapshot)", now: now, into: &out)
@@ -126,27 +161,61 @@ public final class FilterEngine {
     // MARK: - Clients
 
     private func update(_ viewport: Viewport, now: Double, into out: inout JSONWriter) {
+        let hasData = snapshots[viewport.day] != nil
         // A client is looking but we have nothing for its day: the snapshot (or our start-up
         // request) may have been lost before the bus connections settled. Ask again (rate-limited).
-        if snapshots[viewport.day] == nil {
+        if !hasData {
             requestMissingSnapshot(viewport.day, now: now, into: &out)
         }
+        if let gateway = viewport.gateway { gateways[gateway, default: GatewayTally()].lastViewportAt = now }
         guard let client = clients[viewport.client] else {
             makeRoom()
             let client = ClientState(viewport: viewport, now: now)
+            // A client that reports a version holds a set from an earlier filter (this one
+            // restarted): versions go on from there, never back to 1.
+            client.version = viewport.version ?? 0
             clients[viewport.client] = client
+            attach(client, to: viewport.gateway, ref: viewport.ref ?? 0)
+            if !hasData && viewport.version != nil {
+                // It shows something: keep it until there is data to answer with (no blank map).
+                waitingDays.insert(viewport.day)
+                return
+            }
             send(client, full: true, forceMessage: true, into: &out)
             return
         }
         let old = client.viewport
         client.viewport = viewport
         client.lastSeen = now
-        if viewport.showsSame(as: old), viewport.version != nil || client.shownSnapshot != nil {
+        if client.gateway != viewport.gateway || (viewport.ref.map { $0 != client.ref } ?? false) {
+            attach(client, to: viewport.gateway, ref: viewport.ref ?? client.ref)
+        }
+        let reported = viewport.version
+        if let reported, reported > client.version {
+            // Ahead of us: the client holds a set from an earlier filter. Go on from its version,
+            // and (once there is data) replace what it holds.
+            setVersion(client, reported)
+            client.shownSnapshot = nil
+            guard hasData else { waitingDays.insert(viewport.day); return }
+            client.lostAnswerResends = 0
+            send(client, full: true, forceMessage: true, into: &out)
+            refreshSelection(client, onlyIfChanged: false, into: &out)
+            return
+        }
+        if reported == 0 {
+            // The client's set is broken (a gap it could not repair): a full set at once.
+            guard hasData else { waitingDays.insert(viewport.day); return }
+            client.lostAnswerResends = 0
+            send(client, full: true, forceMessage: true, into: &out)
+            refreshSelection(client, onlyIfChanged: false, into: &out)
+            return
+        }
+        if viewport.showsSame(as: old), reported != nil || client.shownSnapshot != nil {
             // A heartbeat (or a repeat): the set cannot have changed, since snapshot changes are
             // pushed as they complete. Only a lost answer needs anything: the whole set again.
             // (A repeat without a version before any data was shown still gets its full, empty
             // answer below: it is how a client that lost that first answer learns it is known.)
-            guard let have = viewport.version else { return }
+            guard let have = reported else { return }
             if have == client.version {
                 client.lostAnswerResends = 0
             } else if now - client.sentAt >= options.lostAnswerGrace * Double(1 << min(client.lostAnswerResends, 6)) {
@@ -218,8 +287,9 @@ public final class FilterEngine {
         let base = items.stations.count
         for (n, cluster) in items.clusters.enumerated() where changed[base + n] { upsertClusters.append(cluster) }
         client.shownSnapshot = snapshot?.id
+        if snapshot == nil { waitingDays.insert(client.viewport.day) }
         guard full || forceMessage || !upsertStations.isEmpty || !upsertClusters.isEmpty || !removed.isEmpty else { return }
-        client.version += 1
+        setVersion(client, client.version + 1)
         client.sentAt = clock
         writeVisible(client, snapshot: snapshot, full: full, stations: upsertStations, clusters: upsertClusters, removed: removed, into: &out)
     }
@@ -312,16 +382,29 @@ public final class FilterEngine {
     // MARK: - Memory bounds
 
     private func sweep(now: Double) {
-        guard now - lastSweep >= max(1, options.idleSeconds / 10) else { return }
+        guard now - lastSweep >= max(1, min(options.idleSeconds, options.leaseTimeout) / 10) else { return }
         lastSweep = now
-        let cutoff = now - options.idleSeconds
-        clients = clients.filter { $0.value.lastSeen >= cutoff }
+        var gone: [ClientState] = []
+        for client in clients.values where !isAlive(client, now: now) { gone.append(client) }
+        for client in gone { remove(client) }
+        // A gateway that stopped leasing and hosts nobody is forgotten too.
+        gateways = gateways.filter { $0.value.clients > 0 || now - $0.value.lastLease < options.leaseTimeout }
+    }
+
+    /// A gateway's client lives while its gateway leases (or it spoke itself lately); any other
+    /// client while it heartbeats.
+    private func isAlive(_ client: ClientState, now: Double) -> Bool {
+        if let name = client.gateway {
+            let leased = gateways[name]?.lastLease ?? -.infinity
+            return max(leased, client.lastSeen) >= now - options.leaseTimeout
+        }
+        return client.lastSeen >= now - options.idleSeconds
     }
 
     private func makeRoom() {
         guard clients.count >= options.maxClients else { return }
-        if let oldest = clients.min(by: { $0.value.lastSeen < $1.value.lastSeen })?.key {
-            clients[oldest] = nil
+        if let oldest = clients.min(by: { $0.value.lastSeen < $1.value.lastSeen })?.value {
+            remove(oldest)
         }
     }
 }

@@ -10,6 +10,13 @@ public struct FilterOptions: Sendable {
     /// seconds ago means that answer was lost: the client gets its whole set again. Shorter would
     /// resend answers that are merely still in flight.
     public var lostAnswerGrace: Double = 0.25
+    /// A gateway's clients are forgotten when it has sent no `lease` for this long (seconds).
+    public var leaseTimeout: Double = 30
+    /// A lease whose digest differs from the filter's asks for a resend only when nothing went to
+    /// or came from that gateway for this long: before that, the difference may be in flight.
+    public var tallyGrace: Double = 0.5
+    /// At most one resend request per gateway per this many seconds.
+    public var resendInterval: Double = 1
 
     public init() {}
 }

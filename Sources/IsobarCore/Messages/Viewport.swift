@@ -16,15 +16,22 @@ public struct Viewport: Sendable, Equatable {
     public var limit: Int
     /// The last annotations version the client applied (heartbeats carry it; nil: not said).
     public var version: Int?
+    /// The gateway hosting the client (set by the gateway, never by the app): such a client is kept
+    /// alive by its gateway's ``Lease``, not by heartbeats of its own.
+    public var gateway: String?
+    /// The gateway's number for this viewport of the client (1, 2, …), part of ``LeaseDigest``.
+    public var ref: Int?
 
     public init(client: String, region: Region, day: Day = .today, presentation: Presentation = Presentation(),
-                limit: Int = Viewport.defaultLimit, version: Int? = nil) {
+                limit: Int = Viewport.defaultLimit, version: Int? = nil, gateway: String? = nil, ref: Int? = nil) {
         self.client = client
         self.region = region
         self.day = day
         self.presentation = presentation
         self.limit = limit
         self.version = version
+        self.gateway = gateway
+        self.ref = ref
     }
 
     /// Whether `other` asks for exactly the same annotations (everything but `version`).
@@ -47,6 +54,10 @@ public struct Viewport: Sendable, Equatable {
         self.limit = limit
         version = try object.optionalInt("version")
         if let version, version < 0 { throw MessageError("version \(version) must not be negative") }
+        gateway = try object.optionalString("gateway")
+        if gateway?.isEmpty == true { gateway = nil }
+        ref = try object.optionalInt("ref")
+        if let ref, ref < 0 { throw MessageError("ref \(ref) must not be negative") }
     }
 
     public func write(to writer: inout JSONWriter) {
@@ -63,6 +74,8 @@ public struct Viewport: Sendable, Equatable {
         presentation.write(to: &writer)
         writer.key("limit"); writer.int(limit)
         if let version { writer.key("version"); writer.int(version) }
+        if let gateway { writer.key("gateway"); writer.string(gateway) }
+        if let ref { writer.key("ref"); writer.int(ref) }
         writer.objectEnd()
         writer.newline()
     }

@@ -1,0 +1,46 @@
+/// `{"type":"tally","gateway":"gw-1","clients":3,"digest":"…","resend":false,"today":"today-…","tomorrow":null}`:
+/// the filter's answer to each ``Lease`` (topic `tally`).
+///
+/// `clients`/`digest` are the filter's own view of that gateway's clients; `resend: true` asks the
+/// gateway to publish every client's current viewport again (with `version` and `ref`), because
+/// the two views differ while nothing is in flight. `today`/`tomorrow` name the snapshots the
+/// filter holds (null: none yet), which is how a gateway knows the pipeline can answer (healthz).
+public struct Tally: Sendable, Equatable {
+    public var gateway: String
+    public var clients: Int
+    public var digest: String
+    public var resend: Bool
+    public var today: String?
+    public var tomorrow: String?
+
+    public init(gateway: String, clients: Int, digest: String, resend: Bool, today: String?, tomorrow: String?) {
+        self.gateway = gateway
+        self.clients = clients
+        self.digest = digest
+        self.resend = resend
+        self.today = today
+        self.tomorrow = tomorrow
+    }
+
+    public init(from object: JSONObject) throws(MessageError) {
+        gateway = try object.requireName("gateway")
+        clients = try object.optionalInt("clients") ?? 0
+        digest = try object.optionalString("digest") ?? ""
+        resend = try object.optionalBool("resend") ?? false
+        today = try object.optionalString("today")
+        tomorrow = try object.optionalString("tomorrow")
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.objectStart()
+        writer.key("type"); writer.string("tally")
+        writer.key("gateway"); writer.string(gateway)
+        writer.key("clients"); writer.int(clients)
+        writer.key("digest"); writer.string(digest)
+        writer.key("resend"); writer.bool(resend)
+        writer.key("today"); writer.string(today)
+        writer.key("tomorrow"); writer.string(tomorrow)
+        writer.objectEnd()
+        writer.newline()
+    }
+}
