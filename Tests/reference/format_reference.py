@@ -1,0 +1,121 @@
+"""`isobar format`'s annotations and callouts, written from PROTOCOL.md ("Formatting rules, exactly")
+alone. Compared with the real formatter by protocol_check.py."""
+import math
+
+POINTS = {"en": "N NNE NE ENE E ESE SE SSE S SSW SW WSW W WNW NW NNW".split(),
+          "sk": "S SSV SV VSV V VJV JV JJV J JJZ JZ ZJZ Z ZSZ SZ SSZ".split()}
+ARROWS = "↑↗→↘↓↙←↖"
+UNIT = {"mph": (lambda s: s, "mph"), "kmh": (lambda s: s * 1.609344, "km/h"), "knots": (lambda s: s * 1.609344 / 1.852, "kn")}
+WORDS = {"en": {"calm": "calm", "sep": ".", "from": "from", "today": "Today", "tomorrow": "Tomorrow",
+                "labels": ("Temperature", "Wind", "Chance of precipitation", "Coordinates"), "nsew": ("N", "S", "E", "W")},
+         "sk": {"calm": "bezvetrie", "sep": ",", "from": "od", "today": "Dnes", "tomorrow": "Zajtra",
+                "labels": ("Teplota", "Vietor", "Pravdepodobnosť zrážok", "Súradnice"), "nsew": ("s. š.", "j. š.", "v. d.", "z. d.")}}
+
+
+def rnd(v):
+    """round(): to nearest, ties away from zero."""
+    t = float(math.trunc(v))
+    return t + math.copysign(1.0, v) if abs(v - t) >= 0.5 else t
+
+
+def N(v, d, locale):
+    scale = 10.0 ** d
+    r = rnd(v * scale) / scale + 0.0
+    if d == 0:
+        return str(int(r))
+    units = int(rnd(abs(r) * scale))
+    return ("-" if r < 0 else "") + str(units // int(scale)) + WORDS[locale]["sep"] + str(units % int(scale)).rjust(d, "0")
+
+
+def norm(a):
+    r = math.fmod(a, 360)
+    return r + 360 if r < 0 else r
+
+
+def point(a, locale):
+    return POINTS[locale][int(rnd(norm(a) / 22.5)) % 16]
+
+
+def rotation(a):
+    return norm(a + 180)
+
+
+def arrow(a):
+    return ARROWS[int(rnd(rotation(a) / 45)) % 8]
+
+
+def resolve(message, defaults=("temperature", "imperial", None, "en")):
+    field = message.get("field", defaults[0])
+    units = message.get("units", defaults[1])
+    if "windUnit" in message:
+        wind_unit = message["windUnit"]
+    elif "units" in message:
+        wind_unit = "kmh" if units == "metric" else "mph"
+    else:
+        wind_unit = defaults[2] or ("kmh" if defaults[1] == "metric" else "mph")
+    return field, units, wind_unit, message.get("locale", defaults[3])
+
+
+def temp(t, units):
+    return None if t is None else (t - 32) * 5 / 9 if units == "metric" else t
+
+
+def annotation(item, field, units, wind_unit, locale):
+    out = {"id": item["id"], "coordinate": {"latitude": item["latitude"], "longitude": item["longitude"]}}
+    convert, label = UNIT[wind_unit]
+    speed, d = item.get("windSpeed"), item.get("windDirection")
+    calm = speed is not None and N(convert(speed), 0, locale) == "0"
+    if field == "temperature":
+        t = temp(item.get("temperature"), units)
+        out["title"] = "" if t is None else N(t, 0, locale) + "°"
+    elif field == "precipitation":
+        p = item.get("precipitation")
+        out["title"] = "" if p is None else N(p, 0, locale) + "%"
+    else:
+        out["title"] = ("" if speed is None else WORDS[locale]["calm"] if calm else N(convert(speed), 0, locale) + " " + label
+                        + ("" if d is None else " " + point(d, locale) + " " + arrow(d)))
+    if item.get("cluster"):
+        n = item["count"]
+        out["subtitle"] = (f"{n} station" + ("" if n == 1 else "s")) if locale == "en" else \
+            "1 stanica" if n == 1 else f"{n} stanice" if 2 <= n <= 4 else f"{n} staníc"
+        out["cluster"] = True
+        out["count"] = n
+    else:
+        out["subtitle"] = item.get("name", "")
+    if field == "temperature":
+        t = temp(item.get("temperature"), units)
+        out["value"] = None if t is None else rnd(t * 10) / 10 + 0.0
+    elif field == "precipitation":
+        out["value"] = item.get("precipitation")
+    elif speed is not None:
+        wind = {"speed": rnd(convert(speed) * 10) / 10 + 0.0, "unit": label, "calm": calm}
+        if d is not None and not calm:
+            wind.update({"from": point(d, locale), "fromDegrees": norm(d), "to": point(rotation(d), locale),
+                         "arrow": arrow(d), "rotation": rotation(d)})
+        out["wind"] = wind
+    return out
+
+
+def callout_details(s, units, wind_unit, locale):
+    w = WORDS[locale]
+    convert, label = UNIT[wind_unit]
+    lines = []
+    t = temp(s["temperature"], units)
+    if t is not None:
+        lines.append((w["labels"][0], N(t, 1, locale) + (" °C" if units == "metric" else " °F")))
+    if s["windSpeed"] is not None:
+        v = convert(s["windSpeed"])
+        if N(v, 0, locale) == "0":
+            text = w["calm"]
+        else:
+            text = N(v, 1, locale) + " " + label
+            if s["windDirection"] is not None:
+                d = s["windDirection"]
+                text += " " + w["from"] + " " + point(d, locale) + " (" + N(norm(d), 0, locale) + "°) " + arrow(d)
+        lines.append((w["labels"][1], text))
+    if s["precipitation"] is not None:
+        lines.append((w["labels"][2], N(s["precipitation"], 0, locale) + " %"))
+    lat, lon = s["latitude"], s["longitude"]
+    lines.append((w["labels"][3], N(abs(lat), 4, locale) + "° " + (w["nsew"][1] if lat < 0 else w["nsew"][0]) + ", "
+                  + N(abs(lon), 4, locale) + "° " + (w["nsew"][3] if lon < 0 else w["nsew"][2])))
+    return [{"label": a, "value": b} for a, b in lines]
