@@ -29,16 +29,17 @@ SCALES = {"latitude": 1e6, "longitude": 1e6, "temperature": 1e3, "windSpeed": 1e
 def weather(rng):
     def maybe(p_null, value):
         return None if rng.random() < p_null else value()
-    t = maybe(0.1, lambda: rng.choice([round(rng.uniform(-40, 110), 1), rng.uniform(-40, 110), 32.0, 0.5]))
-    s = maybe(0.1, lambda: rng.choice([0.0, 0.0, 0.4, rng.uniform(0, 60), round(rng.uniform(0, 40), 2)]))
-    d = maybe(0.1, lambda: rng.choice([0.0, 360.0, 180.0, 90.0, 270.0, rng.uniform(0, 360), float(rng.randrange(0, 361))]))
-    p = maybe(0.15, lambda: rng.choice([0.0, 100.0, float(rng.randrange(0, 101)), rng.uniform(0, 100)]))
+    t = maybe(0.1, lambda: rng.choice([round(rng.uniform(-40, 110), 1), rng.uniform(-40, 110), 32.0, 0.5, 46.5, -0.5, 41.0]))
+    s = maybe(0.1, lambda: rng.choice([0.0, 0.0, 0.4, 0.5, 2.5, rng.uniform(0, 60), round(rng.uniform(0, 40), 2)]))
+    d = maybe(0.1, lambda: rng.choice([0.0, 360.0, 180.0, 90.0, 270.0, rng.uniform(0, 360), float(rng.randrange(0, 361)), 11.25 * rng.randrange(0, 33)]))
+    p = maybe(0.15, lambda: rng.choice([0.0, 100.0, float(rng.randrange(0, 101)), rng.uniform(0, 100), 40.5]))
     return {"temperature": t, "windSpeed": s, "windDirection": d, "precipitation": p}
 
 
 def stations(rng):
     rows = list(csv.DictReader(open(os.path.join(ROOT, "Fixtures", "world-stations.csv"), encoding="utf-8")))
     out = [{"id": r["id"], "name": r["name"], "latitude": float(r["latitude"]), "longitude": float(r["longitude"])} for r in rows]
+    # (Ties on purpose: 46.5 °F, 0.5 mph, directions on every 11.25°, 40.5 %.)
     # Edges the world list lacks: both sides of the antimeridian, the poles, and stations sharing a spot.
     for i, (lat, lon) in enumerate([(10.0, 180.0), (10.0, -180.0), (-20.5, 180.0), (90.0, 0.0), (90.0, 179.5),
                                     (12.5, 45.25), (12.5, 45.25), (12.5, 45.25), (-33.1, 151.2), (-33.1, 151.2)]):
