@@ -118,7 +118,13 @@ public final class FilterEngine {
         }
         switch assembler.finish(end) {
         case .complete(let stations):
-            snapshots[end.day] = StationSnapshot(end: end, stations: stations, interner: interner)
+            let snapshot = StationSnapshot(end: end, stations: stations, interner: interner)
+            snapshots[end.day] = snapshot
+            if let first = snapshot.duplicateIDs.first {
+                ErrorMessage(stage: Self.stage,
+                             message: "snapshot \(end.snapshot) repeats \(snapshot.duplicateIDs.count) station id(s) (first \"\(first)\"); kept the first of each",
+                             excerpt: "").write(to: &out)
+            }
             missingSnapshotRequests = 0
             waitingDays.remove(end.day)
             for client in clients.values where client.viewport.day == end.day {

@@ -26,20 +26,42 @@ public final class StationSnapshot {
     private let positionByKey: [Int32]
     private let interner: KeyInterner
 
-    public init(end: SnapshotEnd, stations: [Station], interner: KeyInterner) {
+    /// Ids that appeared more than once in the snapshot as received (each listed once); only the
+    /// first of each (lowest `seq`) was kept.
+    public let duplicateIDs: [String]
+
+    public init(end: SnapshotEnd, stations received: [Station], interner: KeyInterner) {
         day = end.day
         id = end.snapshot
         source = end.source
         fetchedAt = end.fetchedAt
         ageSeconds = end.ageSeconds
+        interner.reserve(received.count)
+        var stations = received
+        var keys = stations.map { interner.key(for: $0.id) }
+        var positions = [Int32](repeating: -1, count: interner.count)
+        var duplicates: [String] = []
+        for (i, key) in keys.enumerated() {
+            if positions[Int(key)] >= 0 {
+                duplicates.append(stations[i].id)
+            } else {
+                positions[Int(key)] = Int32(i)
+            }
+        }
+        if !duplicates.isEmpty {
+            // Ids are unique within a snapshot (PROTOCOL.md): keep the first of each, so every id
+            // is one annotation and a diff never removes an id that is still shown.
+            let kept = keys.indices.filter { positions[Int(keys[$0])] == Int32($0) }
+            stations = kept.map { stations[$0] }
+            keys = kept.map { keys[$0] }
+            for (i, key) in keys.enumerated() { positions[Int(key)] = Int32(i) }
+        }
+        duplicateIDs = Array(Set(duplicates)).sorted()
         self.stations = stations
-        interner.reserve(stations.count)
-        keys = stations.map { interner.key(for: $0.id) }
+        self.keys = keys
         fingerprints = stations.map(\.fingerprint)
         grid = SpatialGrid(coordinates: stations.lazy.map(\.coordinate))  // no temporary copy
         cells = CellSummaries(grid: grid, stations: stations)
-        var positions = [Int32](repeating: -1, count: interner.count)
-        for (i, key) in keys.enumerated() { positions[Int(key)] = Int32(i) }
         positionByKey = positions
         self.interner = interner
     }

@@ -31,6 +31,9 @@ struct Phrases: Sendable {
 
     /// `value` with `digits` decimals and the locale's decimal separator.
     func number(_ value: Double, digits: Int) -> String {
+        // Beyond 1e15 (no real weather value) integer arithmetic could overflow: Swift's own
+        // shortest form instead, never a crash on a hostile or broken feed's value.
+        guard abs(value) < 1e15 else { return value.isFinite ? "\(value)" : "" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         var rounded = (value * scale).rounded() / scale

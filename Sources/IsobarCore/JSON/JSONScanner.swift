@@ -319,16 +319,28 @@ struct JSONScanner {
             throw JSONError("leading zero in number", at: start)
         }
         skipDigits()
+        let integerDigits = index - start
         if peek() == UInt8(ascii: ".") {
             index += 1
             guard let d = peek(), Self.isDigit(d) else { throw JSONError("digit expected after decimal point", at: index) }
             skipDigits()
         }
+        var hasExponent = false
         if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            hasExponent = true
             index += 1
             if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index += 1 }
             guard let d = peek(), Self.isDigit(d) else { throw JSONError("digit expected in exponent", at: index) }
             skipDigits()
+        }
+        // A number beyond a double's range (1e400) is refused here, in any field, read or not: a
+        // consumer in another language would read it as infinity and could not write it back.
+        // Only an exponent or over 308 integer digits can get there, so the common case costs nothing.
+        if hasExponent || integerDigits > 308 {
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            if let value = Double(text), !value.isFinite {
+                throw JSONError("number \(text.prefix(24)) is outside a double's range", at: start)
+            }
         }
     }
 

@@ -62,7 +62,7 @@ public struct LineSplitter: Sendable {
     private mutating func startDiscarding(with bytes: UnsafeRawBufferPointer) {
         var head = pending
         head.append(contentsOf: bytes.prefix(max(0, 80 - head.count)))
-        discardedExcerpt = Self.excerpt(UnsafeRawBufferPointer(start: head, count: min(head.count, 80)))
+        discardedExcerpt = head.withUnsafeBytes { Self.excerpt(UnsafeRawBufferPointer(rebasing: $0.prefix(80))) }
         discardedLength = pending.count + bytes.count
         discarding = true
         pending = []
