@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # End-to-end test of compose.yaml with real containers (podman + podman-compose; no Docker engine
 # needed): installs what is missing, makes the local base image once (debootstrap + podman import),
-# builds the static release binary on the host, validates compose.yaml against the compose spec,
-# brings the stack up from Containerfile.prebuilt under a unique project name, waits for the
-# healthchecks, attaches a client inside the compose network (and one from the host through the
-# 127.0.0.1-published broker ports), checks that each ends up holding exactly the 85 stations of the
-# initial region, and always brings the stack down with its volume.
+# puts the binary for the image in .build-compose/ (by default it builds the static release binary that
+# ships; ISOBAR_COMPOSE_BINARY=debug takes the .build/debug/isobar scripts/test.sh built, with the Swift
+# runtime libraries ldd says it needs from the toolchain), validates compose.yaml against the compose
+# spec, brings the stack up from Containerfile.prebuilt under a unique project name, checks that the
+# image resolves every shared library, waits for the healthchecks, attaches a client inside the compose
+# network (and one from the host through the 127.0.0.1-published broker ports), checks that each ends
+# up holding exactly the 85 stations of the initial region, and always brings the stack down with its volume.
 #
 # Environment:
+#   ISOBAR_COMPOSE_BINARY  static (default: swift build -c release --static-swift-stdlib, 10-17 min from
+#                          scratch on 2 cores), debug (.build/debug/isobar as built; no build here), or
+#                          the path of any dynamically linked isobar binary
 #   ISOBAR_COMPOSE_CACHE   cache folder outside the repo (default /var/tmp/isobar-compose):
 #                          python venv, containers.conf, debootstrap scratch
 #   ISOBAR_DEBIAN_MIRROR   mirror for debootstrap (default: the host's first deb.debian.org-like URI)
@@ -38,9 +43,9 @@ step() { # step NAME: prints how long the previous step took
 }
 
 # ---------------------------------------------------------------- tools
-step "installing missing tools (apt: podman runc debootstrap jq; pip: podman-compose $PODMAN_COMPOSE_VERSION, check-jsonschema $CHECK_JSONSCHEMA_VERSION)"
+step "installing missing tools (apt: podman runc debootstrap jq python3-websockets; pip: podman-compose $PODMAN_COMPOSE_VERSION, check-jsonschema $CHECK_JSONSCHEMA_VERSION)"
 [ -x /opt/swift/usr/bin/swift ] && ! command -v swift >/dev/null && export PATH="/opt/swift/usr/bin:$PATH"
-bash scripts/deps.sh podman runc debootstrap debian-archive-keyring jq python3 >&2
+bash scripts/deps.sh podman runc debootstrap debian-archive-keyring jq python3 python3-websockets >&2
 
 venv="$cache/venv"
 pc="$venv/bin/podman-compose"
@@ -99,18 +104,51 @@ else
   ) 9>"$cache/base.lock"
 fi
 
-# ---------------------------------------------------------------- static binary
-# Its own scratch path: --static-swift-stdlib compiles every module against another resource dir,
-# so sharing .build with `swift build -c release` (scripts/run.sh) would rebuild everything each time.
-scratch=.build-compose/swiftpm
-step "building the static release binary (swift build -c release --static-swift-stdlib --scratch-path $scratch)"
-if ! swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product isobar >.build-compose/swift-build.log 2>&1; then
-  grep -vE 'prohibited flag' .build-compose/swift-build.log | tail -n 30 >&2
-  log "FAIL: swift build failed (full log: .build-compose/swift-build.log)"
-  exit 1
-fi
-bin_dir=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
-install -m 0755 "$bin_dir/isobar" .build-compose/isobar
+# ---------------------------------------------------------------- binary (+ its Swift runtime)
+# .build-compose/isobar is what the image runs; .build-compose/lib/ holds the Swift runtime libraries it
+# links from the toolchain (none for a static binary). Containerfile.prebuilt copies both.
+binary_mode="${ISOBAR_COMPOSE_BINARY:-static}"
+rm -rf .build-compose/lib
+mkdir -p .build-compose/lib
+case "$binary_mode" in
+static)
+  # Its own scratch path: --static-swift-stdlib compiles every module against another resource dir,
+  # so sharing .build with `swift build -c release` (scripts/run.sh) would rebuild everything each time.
+  scratch=.build-compose/swiftpm
+  step "building the static release binary (swift build -c release --static-swift-stdlib --scratch-path $scratch)"
+  if ! swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product isobar >.build-compose/swift-build.log 2>&1; then
+    grep -vE 'prohibited flag' .build-compose/swift-build.log | tail -n 30 >&2
+    log "FAIL: swift build failed (full log: .build-compose/swift-build.log)"
+    exit 1
+  fi
+  src="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/isobar"
+  ;;
+*)
+  # debug: the binary scripts/test.sh (`swift build --build-tests`) has just built; or a path to any
+  # dynamically linked isobar. No second build.
+  if [ "$binary_mode" = debug ]; then src=.build/debug/isobar; else src=$binary_mode; fi
+  step "using the prebuilt binary $src (ISOBAR_COMPOSE_BINARY=$binary_mode) and its Swift runtime"
+  [ -x "$src" ] || { log "FAIL: $src does not exist: build it first (swift build), or use ISOBAR_COMPOSE_BINARY=static"; exit 1; }
+  newer=$(find Sources Package.swift -newer "$src" -type f 2>/dev/null | head -n 3 | tr '\n' ' ')
+  [ -z "$newer" ] || log "WARNING: $src is older than $newer(run swift build first to test the current sources)"
+  # Exactly the libraries ldd resolves inside the Swift toolchain; everything else (glibc, libstdc++,
+  # libzmq, libsqlite3 and theirs) comes from apt in the image.
+  toolchain_lib=$(dirname "$(readlink -f "$(command -v swift)")")/../lib/swift/linux
+  toolchain_lib=$(readlink -f "$toolchain_lib")
+  ldd_out=$(ldd "$src")
+  if grep -q 'not found' <<<"$ldd_out"; then
+    grep 'not found' <<<"$ldd_out" >&2
+    log "FAIL: $src needs libraries the host does not have (above)"
+    exit 1
+  fi
+  libs=$(awk '$2 == "=>" && $3 ~ /^\// {print $3}' <<<"$ldd_out" | while read -r lib; do
+           case "$(readlink -f "$lib")" in "$toolchain_lib"/*) echo "$lib" ;; esac
+         done)
+  for lib in $libs; do cp -L "$lib" .build-compose/lib/; done
+  log "copied $(wc -w <<<"$libs") Swift runtime libraries from $toolchain_lib ($(du -sh .build-compose/lib | cut -f1))"
+  ;;
+esac
+install -m 0755 "$src" .build-compose/isobar
 
 # ---------------------------------------------------------------- static validation
 step "validating compose.yaml against the compose specification"
@@ -172,6 +210,16 @@ if ! timeout 600 $sudo env CONTAINERS_CONF="$CONTAINERS_CONF" "$pc" -p "$project
   log "FAIL: podman-compose up failed (log: $work/up.log)"
   exit 1
 fi
+
+# ---------------------------------------------------------------- image
+step "checking the image's dynamic linking (ldd /usr/local/bin/isobar inside a container)"
+if ! image_ldd=$($podman run --rm --entrypoint ldd "$TEST_IMAGE" /usr/local/bin/isobar 2>&1) \
+    || grep -q 'not found' <<<"$image_ldd"; then
+  grep 'not found' <<<"$image_ldd" >&2 || tail -n 5 <<<"$image_ldd" >&2
+  log "FAIL: the image cannot load isobar: shared libraries missing (above); a debug binary's belong in .build-compose/lib"
+  exit 1
+fi
+log "every shared library found ($(grep -c '=>' <<<"$image_ldd") resolved, $(grep -c /usr/local/lib/isobar/ <<<"$image_ldd" || true) from /usr/local/lib/isobar)"
 
 # ---------------------------------------------------------------- health
 step "waiting for every service to run and for the broker and sample-feed healthchecks"
