@@ -14,6 +14,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
     ],
     targets: [
         // The only target that sees <zmq.h>.
@@ -46,8 +51,22 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The WebSocket/HTTP gateway (Hummingbird): the door for apps and browsers. Reaches the bus
+        // through IsobarHost's BusClient; serves the web map, /healthz and /metrics.
+        .target(name: "IsobarGateway", dependencies: [
+            "IsobarCore", "IsobarHost",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         .executableTarget(name: "isobar", dependencies: [
-            "IsobarCore", "IsobarBus", "IsobarHost", "IsobarNet", "IsobarStore",
+            "IsobarCore", "IsobarBus", "IsobarHost", "IsobarNet", "IsobarStore", "IsobarGateway",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -61,6 +80,11 @@ let package = Package(
         .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore"]),
         .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"]),
         .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus"]),
+        .testTarget(name: "IsobarGatewayTests", dependencies: [
+            "IsobarGateway", "IsobarCore", "IsobarHost",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost"], exclude: ["Fixtures"]),
     ]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IsobarGateway
 import IsobarHost
 import IsobarNet
 import IsobarStore
@@ -41,6 +42,10 @@ struct UpCommand: ParsableCommand {
     var units = "imperial"
     @Option(help: "Formatter default locale (en, sk).")
     var locale = "en"
+    @Option(help: "Where the gateway (WebSocket, web map, /healthz, /metrics) listens, HOST:PORT.")
+    var gateway = "127.0.0.1:8080"
+    @Flag(help: "Do not start the gateway.")
+    var noGateway = false
 
     func run() throws {
         Logs.bootstrap()
@@ -73,6 +78,14 @@ struct UpCommand: ParsableCommand {
                 "--backoff-cap", String(backoffCap)],
                 startDelay: .milliseconds(300)),
         ]
+        if !noGateway {
+            guard let address = ListenAddress(parsing: gateway), address.isLoopback else {
+                throw ValidationError("--gateway must be a loopback HOST:PORT (run `isobar gateway --allow-remote` for more), not \(gateway)")
+            }
+            services.append(ServiceSpec(name: "gateway", command: me, arguments: ["gateway", "--listen", gateway],
+                                        startDelay: .milliseconds(300)))
+            GatewayReadiness.announce(address)
+        }
         let supervisor = Supervisor(services: services, logger: Logger(label: "up"))
         throw ExitCode(try supervisor.run())
     }

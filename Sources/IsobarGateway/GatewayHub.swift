@@ -1,0 +1,279 @@
+import Foundation
+import IsobarCore
+import IsobarHost
+import Logging
+
+/// The gateway's shared state: its connections by client name, the ``LeaseBook``, what the filter
+/// last said (``Tally``), and the bus.
+///
+/// Bus messages arrive on the bus client's receive thread and are handed to connections through
+/// their bounded ``Outbox`` (never blocking that thread); frames from apps arrive on each
+/// connection's task. Every publish that carries a viewport `ref` happens under `lock`, so a resend
+/// burst and a new viewport of the same client can never leave in the wrong order.
+public final class GatewayHub: @unchecked Sendable {
+    // @unchecked: every mutable property is guarded by `lock`; `bus` is thread-safe.
+    public enum State: Sendable, Equatable { case running, stopping }
+
+    public let options: GatewayOptions
+    public let metrics: GatewayMetrics
+    let logger: Logger
+    private let lock = NSLock()
+    private var bus: BusClient?
+    private var state = State.running
+    private var connections: [String: GatewayConnection] = [:]
+    private var book = LeaseBook()
+    private let startedAt = GatewayHub.now()
+    private var lastTally: (at: UInt64, tally: Tally)?
+    private var lastResend: UInt64 = 0
+
+    /// Topics the gateway subscribes to. Prefixes: `annotations/` and `callout/` match every
+    /// client's traffic, and topics are compared exactly on arrival (see PROTOCOL.md).
+    public static let topics = ["annotations/", "callout/", "status", "tally", "resync"]
+
+    public init(options: GatewayOptions, metrics: GatewayMetrics, logger: Logger) {
+        self.options = options
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    // MARK: - Bus
+
+    /// Connects to the broker and starts relaying.
+    public func connectBus() throws {
+        let bus = try BusClient(endpoints: options.endpoints, topics: Self.topics)
+        lock.withLock { self.bus = bus }
+        bus.start { [weak self] topic, payload in self?.receive(topic: topic, payload: payload) }
+    }
+
+    public func closeBus() {
+        let bus = lock.withLock { () -> BusClient? in
+            let bus = self.bus
+            self.bus = nil
+            return bus
+        }
+        bus?.close()
+    }
+
+    func receive(topic: String, payload: [UInt8]) {
+        if topic.hasPrefix("annotations/") {
+            relayAnnotations(client: String(topic.dropFirst("annotations/".count)), payload: payload)
+        } else if topic.hasPrefix("callout/") {
+            let client = String(topic.dropFirst("callout/".count))
+            guard let connection = lock.withLock({ connections[client] }) else { return }
+            deliver(String(decoding: payload, as: UTF8.self), to: connection)
+        } else if topic == "status" {
+            let text = String(decoding: payload, as: UTF8.self)
+            for connection in lock.withLock({ Array(connections.values) }) { deliver(text, to: connection) }
+        } else if topic == "tally" {
+            receiveTally(payload)
+        } else if topic == "resync" {
+            // Only the bare topic: `resync/<client>` (another client's request) also matches the prefix.
+            guard let object = try? JSONObject(storage: payload), let resync = try? Resync(from: object), resync.client == nil else { return }
+            resendViewports(reason: "resync")
+        }
+    }
+
+    private func relayAnnotations(client: String, payload: [UInt8]) {
+        guard let connection = lock.withLock({ connections[client] }) else { return }
+        let object = try? JSONObject(storage: payload)
+        let now = Self.now()
+        lock.withLock {
+            if let object, let field = object.field("version"), let version = object.number(field), version >= 0, version < 9e15 {
+                book.relayed(client, version: Int(version))
+            }
+            if let started = connection.viewportAt {
+                metrics.updateLatency.recordNanoseconds(Int64(now &- started))
+                connection.viewportAt = nil
+            }
+        }
+        if let object, let field = object.field("ageSeconds"), let age = object.number(field) {
+            metrics.dataAge.record(age)
+        }
+        deliver(String(decoding: payload, as: UTF8.self), to: connection)
+    }
+
+    private func receiveTally(_ payload: [UInt8]) {
+        guard let object = try? JSONObject(storage: payload), let tally = try? Tally(from: object),
+              tally.gateway == options.name else { return }
+        let now = Self.now()
+        let resend = lock.withLock { () -> Bool in
+            lastTally = (now, tally)
+            guard tally.resend, Double(now &- lastResend) / 1e9 >= options.leaseInterval else { return false }
+            lastResend = now
+            return true
+        }
+        if resend { resendViewports(reason: "tally") }
+    }
+
+    /// Publishes every client's current viewport again (same `ref`, `version` = last relayed) in one
+    /// burst: the repair after a filter restart (bare `resync`) or a lease that did not add up (tally).
+    func resendViewports(reason: String) {
+        lock.withLock {
+            guard let bus else { return }
+            var lines: [[UInt8]] = []
+            lines.reserveCapacity(connections.count)
+            for connection in connections.values {
+                guard var viewport = connection.viewport else { continue }
+                viewport.version = book.version(of: connection.name)
+                var writer = JSONWriter()
+                viewport.write(to: &writer)
+                writer.bytes.removeLast()
+                lines.append(writer.bytes)
+            }
+            if !lines.isEmpty {
+                bus.publish(lines: lines)
+                logger.debug("resent viewports", metadata: ["count": "\(lines.count)", "reason": "\(reason)"])
+            }
+        }
+    }
+
+    /// Publishes this gateway's lease (clients and digest).
+    func publishLease() {
+        lock.withLock {
+            guard let bus else { return }
+            var writer = JSONWriter()
+            Lease(gateway: options.name, clients: book.count, digest: book.digest.hex).write(to: &writer)
+            writer.bytes.removeLast()
+            bus.publish(writer.bytes)
+        }
+    }
+
+    // MARK: - Connections
+
+    /// Whether a WebSocket request may connect, and as whom.
+    public func admit(target: String, authorization: String?, origin: String?) -> Admission.Decision {
+        lock.withLock {
+            Admission.decide(target: target, authorization: authorization, origin: origin, options: options,
+                             connections: connections.count, stopping: state == .stopping,
+                             isTaken: { connections[$0] != nil })
+        }
+    }
+
+    /// Adds a connection; nil when the name was taken meanwhile, the gateway is full or stopping.
+    func register(name: String, closeChannel: @escaping @Sendable () -> Void) -> GatewayConnection? {
+        let connection = GatewayConnection(name: name, queueCapacity: options.maxQueue, closeChannel: closeChannel)
+        let added = lock.withLock { () -> Bool in
+            guard state == .running, connections[name] == nil, connections.count < options.maxConnections else { return false }
+            connections[name] = connection
+            book.add(name)
+            return true
+        }
+        guard added else { return nil }
+        metrics.connections.increment()
+        logger.info("client connected", metadata: ["client": "\(name)"])
+        return connection
+    }
+
+    /// Removes a connection and tells the filter the client is gone (`leave`).
+    func unregister(_ connection: GatewayConnection) {
+        let removed = lock.withLock { () -> Bool in
+            guard connections[connection.name] === connection else { return false }
+            connections[connection.name] = nil
+            book.remove(connection.name)
+            if let bus {
+                var writer = JSONWriter()
+                Leave(client: connection.name).write(to: &writer)
+                writer.bytes.removeLast()
+                bus.publish(writer.bytes)
+            }
+            return true
+        }
+        guard removed else { return }
+        metrics.connections.decrement()
+        let reason = connection.outbox.closeRequest?.reason ?? "closed by the client"
+        logger.info("client disconnected", metadata: ["client": "\(connection.name)", "reason": "\(reason)"])
+    }
+
+    public var connectionCount: Int { lock.withLock { connections.count } }
+
+    /// Queues a frame for a client; a full queue disconnects it (close 1013), never grows.
+    func deliver(_ text: String, to connection: GatewayConnection) {
+        if connection.outbox.push(text) == .full {
+            metrics.error(.slowReader)
+            close(connection, code: GatewayCloseCode.slowReader, reason: "outbound queue full (\(options.maxQueue) messages): reading too slowly")
+        }
+    }
+
+    /// Ends a connection with a close code. A client that does not read never gets the close frame
+    /// out of a full socket, so the TCP connection is dropped after 2 s if it is still open.
+    func close(_ connection: GatewayConnection, code: UInt16, reason: String) {
+        guard connection.outbox.finish(Outbox.Close(code: code, reason: reason)) else { return }
+        logger.info("closing client", metadata: ["client": "\(connection.name)", "code": "\(code)", "reason": "\(reason)"])
+        let closeChannel = connection.closeChannel
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { closeChannel() }
+    }
+
+    /// Stops admitting clients and closes every connection with 1001 (going away).
+    public func beginShutdown() {
+        let all = lock.withLock { () -> [GatewayConnection] in
+            state = .stopping
+            return Array(connections.values)
+        }
+        for connection in all { close(connection, code: GatewayCloseCode.goingAway, reason: "gateway shutting down") }
+    }
+
+    // MARK: - Frames from apps
+
+    /// Handles one text message from an app: publishes it, or returns the `error` line to send back.
+    func receiveFrame(_ bytes: [UInt8], from connection: GatewayConnection) -> String? {
+        metrics.framesIn.increment()
+        guard bytes.count <= options.maxFrame else {
+            metrics.error(.tooLarge)
+            return errorLine("message of \(bytes.count) bytes is over the limit of \(options.maxFrame) bytes", bytes)
+        }
+        let frame: ClientFrame
+        do {
+            frame = try ClientFrame.parse(bytes, client: connection.name)
+        } catch {
+            metrics.error(.badFrame)
+            return errorLine(error.message, bytes)
+        }
+        let now = Self.now()
+        lock.withLock {
+            guard let bus else { return }
+            switch frame {
+            case .viewport(var viewport):
+                viewport.gateway = options.name
+                viewport.ref = book.nextRef(connection.name)
+                if viewport.version == nil {
+                    let relayed = book.version(of: connection.name)
+                    if relayed > 0 { viewport.version = relayed }
+                }
+                connection.viewport = viewport
+                if connection.viewportAt == nil { connection.viewportAt = now }
+                var writer = JSONWriter()
+                viewport.write(to: &writer)
+                writer.bytes.removeLast()
+                bus.publish(writer.bytes)
+            case .line(let line):
+                bus.publish(line)
+            }
+        }
+        return nil
+    }
+
+    func errorLine(_ message: String, _ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { ErrorMessage(stage: "gateway", message: message, line: $0).jsonLine }
+    }
+
+    // MARK: - Health
+
+    /// `/healthz`: healthy when the filter answered a lease within the last 3 lease intervals and
+    /// holds at least one snapshot; otherwise the reason.
+    public func health() -> (healthy: Bool, reason: String) {
+        let now = Self.now()
+        return lock.withLock {
+            let window = 3 * options.leaseInterval
+            guard let lastTally, Double(now &- lastTally.at) / 1e9 <= window else {
+                let since = Double(now &- (lastTally?.at ?? startedAt)) / 1e9
+                return (false, "no tally from the filter for \(Int(since.rounded())) s: broker or filter down")
+            }
+            guard lastTally.tally.today != nil || lastTally.tally.tomorrow != nil else {
+                return (false, "the filter has no snapshot yet")
+            }
+            return (true, "ok")
+        }
+    }
+}

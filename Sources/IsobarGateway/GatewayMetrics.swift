@@ -1,0 +1,52 @@
+import CoreMetrics
+import Foundation
+import Prometheus
+
+/// The gateway's Prometheus metrics (served at `GET /metrics`), made through swift-metrics with a
+/// ``PrometheusMetricsFactory`` over this gateway's own registry, so two gateways in one process
+/// (tests) never share counters.
+public final class GatewayMetrics: Sendable {
+    /// Reasons counted by `isobar_gateway_errors_total{reason=...}`.
+    public enum Reason: String, Sendable, CaseIterable {
+        case badFrame = "bad_frame"
+        case tooLarge = "too_large"
+        case binary
+        case rate
+        case rateClose = "rate_close"
+        case slowReader = "slow_reader"
+    }
+
+    public let registry: PrometheusCollectorRegistry
+    public let factory: PrometheusMetricsFactory
+    let connections: Meter
+    let framesIn: CoreMetrics.Counter
+    let framesOut: CoreMetrics.Counter
+    let updateLatency: CoreMetrics.Timer
+    let dataAge: CoreMetrics.Gauge
+    private let errors: [Reason: CoreMetrics.Counter]
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets["isobar_gateway_update_latency_seconds"] = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+        ]
+        self.factory = factory
+        connections = Meter(label: "isobar_gateway_connections", factory: factory)
+        framesIn = CoreMetrics.Counter(label: "isobar_gateway_frames_in_total", factory: factory)
+        framesOut = CoreMetrics.Counter(label: "isobar_gateway_frames_out_total", factory: factory)
+        updateLatency = CoreMetrics.Timer(label: "isobar_gateway_update_latency_seconds", factory: factory)
+        dataAge = CoreMetrics.Gauge(label: "isobar_gateway_data_age_seconds", factory: factory)
+        var errors: [Reason: CoreMetrics.Counter] = [:]
+        for reason in Reason.allCases {
+            errors[reason] = CoreMetrics.Counter(label: "isobar_gateway_errors_total", dimensions: [("reason", reason.rawValue)], factory: factory)
+        }
+        self.errors = errors
+    }
+
+    func error(_ reason: Reason) { errors[reason]?.increment() }
+
+    /// The Prometheus text exposition.
+    public func exposition() -> [UInt8] { registry.emitToBuffer() }
+}

@@ -1,0 +1,49 @@
+import IsobarHost
+
+/// Everything `isobar gateway` can be told (each limit is a command-line flag; see PROTOCOL.md).
+public struct GatewayOptions: Sendable {
+    /// Listen address; loopback unless `allowRemote`. Port 0 picks a free port (the readiness line
+    /// says which).
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var allowRemote = false
+    /// This gateway's name on the bus (``Lease``/``Tally``), unique per running gateway.
+    public var name = "gw-" + ClientName.hex8(UInt32.random(in: .min ... .max))
+    public var endpoints = BrokerEndpoints.fromEnvironment()
+    /// Directory of the web map (index.html and what it loads under /web/).
+    public var webRoot = "Web"
+    /// Debian's libjs-leaflet directory, served under /leaflet/.
+    public var leafletRoot = "/usr/share/javascript/leaflet"
+    /// The country outlines served at /countries.geojson.
+    public var countries = "Fixtures/countries.geojson"
+    /// Seconds between leases.
+    public var leaseInterval = 1.0
+    /// Largest accepted inbound message in bytes; a larger one gets an error frame. Frames over
+    /// `hardFrameLimit` are refused by the WebSocket layer itself with close code 1009.
+    public var maxFrame = 65_536
+    /// Messages per second per connection, and the burst allowed above it.
+    public var rate = 20.0
+    public var burst = 40.0
+    public var maxConnections = 20_000
+    /// Outbound frames queued per connection before a slow reader is disconnected (close 1013).
+    public var maxQueue = 256
+    /// `token name` pairs; when non-nil every WebSocket needs one of the tokens.
+    public var tokens: [String: String]?
+    /// Allowed `Origin` header values; empty: any. A request without `Origin` is always allowed
+    /// (it is not from a browser page).
+    public var origins: [String] = []
+    /// Seconds between WebSocket pings (the liveness check; no bus traffic per client).
+    public var pingInterval = 30.0
+    public var tlsCertificate: String?
+    public var tlsKey: String?
+
+    public init() {}
+
+    /// The WebSocket layer's own frame limit: four times `maxFrame` (at least 16 KiB), so a
+    /// moderately oversized message is read and answered with an error frame, and only a huge one
+    /// costs the connection.
+    public var hardFrameLimit: Int { max(16_384, maxFrame * 4) }
+
+    /// Rejected messages beyond the rate (net of accepted ones) before the connection is closed 1008.
+    public var strikeLimit: Int { max(10, Int(burst)) }
+}

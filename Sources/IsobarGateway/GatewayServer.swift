@@ -1,0 +1,123 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import HummingbirdWebSocket
+import IsobarCore
+import Logging
+import NIOCore
+import NIOSSL
+
+/// The gateway's HTTP side: the routes (web map, Leaflet, outlines, /healthz, /metrics) and the
+/// `/ws` upgrade, as a Hummingbird `Application` (a swift-service-lifecycle `Service`).
+public enum GatewayServer {
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// Builds the application. `onReady` gets the URL once the server listens (with the real port
+    /// when `options.port` is 0).
+    public static func makeApplication(hub: GatewayHub, logger: Logger,
+                                       onReady: @escaping @Sendable (String) -> Void) throws(Failure) -> some ApplicationProtocol {
+        let options = hub.options
+        let router = Router()
+        addRoutes(to: router, hub: hub)
+        let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(),
+            ws: WebSocketServerConfiguration(
+                maxFrameSize: options.hardFrameLimit,
+                autoPing: .enabled(timePeriod: .milliseconds(Int64(options.pingInterval * 1000))),
+                closeTimeout: .seconds(2)))
+        let plain = HTTPServerBuilder.http1WebSocketUpgrade(configuration: webSocket) { request, channel, logger in
+            let decision = hub.admit(target: request.path ?? "/", authorization: request.headerFields[.authorization],
+                                     origin: request.headerFields[.origin])
+            guard request.path.map(Self.isWebSocketPath) == true, case .accept(let name) = decision else { return .dontUpgrade }
+            return .upgrade([:]) { inbound, outbound, _ in
+                await GatewaySession.run(hub: hub, name: name, inbound: inbound, outbound: outbound,
+                                         closeChannel: { channel.close(promise: nil) })
+            }
+        }
+        let server: HTTPServerBuilder
+        if let certificate = options.tlsCertificate, let key = options.tlsKey {
+            do {
+                let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+                let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+                let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+                server = try HTTPServerBuilder.tls(plain, tlsConfiguration: tls)
+            } catch {
+                throw Failure(description: "cannot use --tls-cert \(certificate) / --tls-key \(key): \(error)")
+            }
+        } else {
+            server = plain
+        }
+        let scheme = options.tlsCertificate == nil ? "http" : "https"
+        return Application(
+            router: router, server: server,
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? options.port
+                let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+                onReady("\(scheme)://\(host):\(port)/")
+            },
+            logger: logger)
+    }
+
+    static func isWebSocketPath(_ target: String) -> Bool {
+        target == "/ws" || target.hasPrefix("/ws?")
+    }
+
+    static func addRoutes(to router: Router<BasicRequestContext>, hub: GatewayHub) {
+        let options = hub.options
+        let files = FileIO()
+        router.get("/") { _, context in
+            try await serveFile(options.webRoot + "/index.html", files: files, context: context)
+        }
+        router.get("/web/**") { request, context in
+            try await serveUnder(options.webRoot, prefix: "/web/", request: request, files: files, context: context)
+        }
+        router.get("/leaflet/**") { request, context in
+            try await serveUnder(options.leafletRoot, prefix: "/leaflet/", request: request, files: files, context: context)
+        }
+        router.get("/countries.geojson") { _, context in
+            try await serveFile(options.countries, files: files, context: context)
+        }
+        router.get("/healthz") { _, _ in
+            let (healthy, reason) = hub.health()
+            return text(healthy ? "ok\n" : reason + "\n", status: healthy ? .ok : .serviceUnavailable)
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: hub.metrics.exposition())))
+        }
+        // Reached only when the upgrade was refused (or the request was no upgrade at all): says why.
+        router.get("/ws") { request, _ in
+            let decision = hub.admit(target: request.uri.description, authorization: request.headers[.authorization],
+                                     origin: request.headers[.origin])
+            switch decision {
+            case .reject(let status, let reason):
+                return text(reason + "\n", status: HTTPResponse.Status(code: status))
+            case .accept:
+                return text("GET /ws must be a WebSocket upgrade\n", status: .upgradeRequired)
+            }
+        }
+    }
+
+    static func text(_ body: String, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func serveUnder(_ root: String, prefix: String, request: Request, files: FileIO,
+                           context: BasicRequestContext) async throws -> Response {
+        let path = request.uri.path
+        guard path.hasPrefix(prefix), let file = StaticFiles.resolve(root: root, relative: String(path.dropFirst(prefix.count))) else {
+            return text("not found\n", status: .notFound)
+        }
+        return try await serveFile(file, files: files, context: context)
+    }
+
+    static func serveFile(_ path: String, files: FileIO, context: BasicRequestContext) async throws -> Response {
+        let body = try await files.loadFile(path: path, context: context)
+        return Response(status: .ok, headers: [.contentType: StaticFiles.contentType(for: path)], body: body)
+    }
+}

@@ -1,0 +1,98 @@
+@testable import IsobarGateway
+import IsobarCore
+import Testing
+
+@Suite struct TokenBucketTests {
+    @Test func burstThenRate() {
+        var bucket = TokenBucket(rate: 10, burst: 5, strikeLimit: 100, now: 0)
+        #expect((0..<5).allSatisfy { _ in bucket.take(now: 0) })
+        #expect(!bucket.take(now: 0))
+        #expect(!bucket.take(now: 0.05))  // half a token
+        #expect(bucket.take(now: 0.1))    // one token refilled
+        #expect(!bucket.take(now: 0.1))
+        #expect((0..<5).allSatisfy { _ in bucket.take(now: 10) })  // refill is capped at the burst
+        #expect(!bucket.take(now: 10))
+    }
+
+    @Test func persistentFloodingExhaustsOccasionalDoesNot() {
+        var occasional = TokenBucket(rate: 10, burst: 2, strikeLimit: 5, now: 0)
+        var t = 0.0
+        for _ in 0..<100 {  // 3 at once every 0.3 s: one over each time, then back under
+            for _ in 0..<3 { _ = occasional.take(now: t) }
+            t += 0.3
+        }
+        #expect(!occasional.exhausted)
+        var flood = TokenBucket(rate: 10, burst: 2, strikeLimit: 5, now: 0)
+        for n in 0..<100 { _ = flood.take(now: Double(n) * 0.01) }  // 100/s against 10/s
+        #expect(flood.exhausted)
+    }
+}
+
+@Suite struct LeaseBookTests {
+    func reference(_ clients: [(String, Int, Int)]) -> LeaseDigest {
+        var digest = LeaseDigest()
+        for (client, ref, version) in clients { digest.toggle(LeaseDigest.entry(client: client, ref: ref, version: version)) }
+        return digest
+    }
+
+    @Test func digestFollowsEveryChange() {
+        var book = LeaseBook()
+        #expect(book.digest == LeaseDigest() && book.count == 0)
+        book.add("alice")
+        book.add("bob")
+        #expect(book.digest == reference([("alice", 0, 0), ("bob", 0, 0)]))
+        #expect(book.nextRef("alice") == 1)
+        #expect(book.nextRef("alice") == 2)
+        book.relayed("alice", version: 7)
+        book.relayed("bob", version: 3)
+        #expect(book.digest == reference([("alice", 2, 7), ("bob", 0, 3)]))
+        book.relayed("alice", version: 1)  // a restarted filter starts again at 1
+        #expect(book.version(of: "alice") == 1)
+        book.remove("bob")
+        #expect(book.digest == reference([("alice", 2, 1)]) && book.count == 1)
+        book.remove("alice")
+        #expect(book.digest == LeaseDigest() && book.count == 0)
+        #expect(book.nextRef("ghost") == 0)
+    }
+
+    @Test func randomChangesMatchARecomputation() {
+        var book = LeaseBook()
+        var model: [String: (ref: Int, version: Int)] = [:]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let name = "c\(Int.random(in: 0..<20, using: &rng))"
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: book.add(name); if model[name] == nil { model[name] = (0, 0) }
+            case 1: book.remove(name); model[name] = nil
+            case 2: let ref = book.nextRef(name); if model[name] != nil { model[name]!.ref += 1; #expect(ref == model[name]!.ref) }
+            default: let v = Int.random(in: 0..<50, using: &rng); book.relayed(name, version: v); if model[name] != nil { model[name]!.version = v }
+            }
+        }
+        #expect(book.digest == reference(model.map { ($0.key, $0.value.ref, $0.value.version) }))
+        #expect(book.count == model.count)
+    }
+}
+
+@Suite struct StaticFilesTests {
+    @Test func plainRelativePathsResolve() {
+        #expect(StaticFiles.resolve(root: "Web", relative: "isobar.js") == "Web/isobar.js")
+        #expect(StaticFiles.resolve(root: "/usr/share/javascript/leaflet/", relative: "images/marker-icon.png")
+                == "/usr/share/javascript/leaflet/images/marker-icon.png")
+        #expect(StaticFiles.resolve(root: "Web", relative: "MarkerCluster.Default.css") == "Web/MarkerCluster.Default.css")
+    }
+
+    @Test(arguments: ["../etc/passwd", "a/../../etc/passwd", "..", ".", "./x", "%2e%2e/x", "a//b", "/etc/passwd",
+                      ".hidden", "a\\..\\b", "a\u{0}b", "", "x/", "a b"])
+    func traversalAndOddPathsAreRefused(relative: String) {
+        #expect(StaticFiles.resolve(root: "Web", relative: relative) == nil)
+    }
+
+    @Test func contentTypes() {
+        #expect(StaticFiles.contentType(for: "Web/index.html") == "text/html; charset=utf-8")
+        #expect(StaticFiles.contentType(for: "a/leaflet.js") == "text/javascript; charset=utf-8")
+        #expect(StaticFiles.contentType(for: "leaflet.css") == "text/css; charset=utf-8")
+        #expect(StaticFiles.contentType(for: "images/layers.PNG") == "image/png")
+        #expect(StaticFiles.contentType(for: "countries.geojson") == "application/geo+json")
+        #expect(StaticFiles.contentType(for: "README") == "application/octet-stream")
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+
+/// A real WebSocket client (hummingbird-websocket's `WebSocketClient`) for the gateway tests:
+/// `send` queues a text frame, received text frames collect in order, `closeFrame` is how the
+/// server ended the connection.
+///
+/// `@unchecked Sendable`: state is guarded by `condition`.
+final class WSTestClient: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var received: [String] = []
+    private var taken = 0
+    private var ended = false
+    private(set) var closeCode: Int?
+    private(set) var failure: String?
+    /// A frame to send: text, or binary bytes.
+    enum Outgoing: Sendable { case text(String), binary([UInt8]) }
+    private let outgoing: AsyncStream<Outgoing>
+    private let continuation: AsyncStream<Outgoing>.Continuation
+    private var task: Task<Void, Never>?
+
+    init(port: Int, query: String = "", headers: [String: String] = [:]) {
+        (outgoing, continuation) = AsyncStream.makeStream(of: Outgoing.self)
+        let outgoing = self.outgoing
+        var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 24)
+        for (name, value) in headers {
+            if let field = HTTPField.Name(name) { configuration.additionalHeaders[field] = value }
+        }
+        var logger = Logger(label: "test-ws")
+        logger.logLevel = .critical
+        task = Task { [configuration, logger] in
+            do {
+                let frame = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/ws\(query)", configuration: configuration,
+                                                              logger: logger) { inbound, outbound, _ in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await frame in outgoing {
+                                switch frame {
+                                case .text(let text): try await outbound.write(.text(text))
+                                case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                                }
+                            }
+                        }
+                        for try await message in inbound.messages(maxSize: 1 << 24) {
+                            if case .text(let text) = message { self.append(text) }
+                        }
+                        group.cancelAll()
+                    }
+                }
+                self.end(code: frame.map { Int($0.closeCode.codeNumber) }, failure: nil)
+            } catch {
+                self.end(code: nil, failure: "\(error)")
+            }
+        }
+    }
+
+    private func append(_ text: String) {
+        condition.lock()
+        received.append(text)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func end(code: Int?, failure: String?) {
+        condition.lock()
+        ended = true
+        closeCode = code
+        self.failure = failure
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func send(_ text: String) { continuation.yield(.text(text)) }
+    func sendBinary(_ bytes: [UInt8]) { continuation.yield(.binary(bytes)) }
+
+    /// Ends the connection from this side (normal closure).
+    func close() { continuation.finish() }
+
+    var isEnded: Bool { condition.withLock { ended } }
+
+    /// The next received frame not taken before (parsed), waiting up to `timeout` seconds.
+    func next(timeout: Double = 5) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while taken >= received.count {
+            if ended || !condition.wait(until: deadline) { return nil }
+        }
+        taken += 1
+        return (try? JSONSerialization.jsonObject(with: Data(received[taken - 1].utf8))) as? [String: Any]
+    }
+
+    /// Takes frames until one matches, up to `timeout` seconds; frames before it are passed to `skipped`.
+    func next(timeout: Double = 5, where match: ([String: Any]) -> Bool, skipped: ([String: Any]) -> Void = { _ in }) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let frame = next(timeout: max(0.01, deadline.timeIntervalSinceNow)) {
+            if match(frame) { return frame }
+            skipped(frame)
+        }
+        return nil
+    }
+
+    /// Waits up to `timeout` seconds for the connection to end.
+    func waitForEnd(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !ended { if !condition.wait(until: deadline) { return ended } }
+        return true
+    }
+
+    deinit {
+        continuation.finish()
+        task?.cancel()
+    }
+}
+
+/// What a map client holds: annotations by id, applied from full/diff messages in version order.
+struct HeldAnnotations {
+    var titles: [String: String] = [:]
+    var version = 0
+    var gaps = 0
+
+    /// Applies an `annotations` message; other types are ignored. Returns whether it was one.
+    @discardableResult
+    mutating func apply(_ message: [String: Any]) -> Bool {
+        guard message["type"] as? String == "annotations" else { return false }
+        let version = (message["version"] as? NSNumber)?.intValue ?? 0
+        if version != self.version + 1 && message["full"] as? Bool != true { gaps += 1 }
+        self.version = version
+        if message["full"] as? Bool == true { titles = [:] }
+        for id in message["remove"] as? [String] ?? [] { titles[id] = nil }
+        for item in message["upsert"] as? [[String: Any]] ?? [] {
+            if let id = item["id"] as? String { titles[id] = item["title"] as? String ?? "" }
+        }
+        return true
+    }
+}
