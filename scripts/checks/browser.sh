@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The web map in a real browser: starts `isobar up --sample` with its gateway on free loopback
+# ports and a temporary data directory, then drives headless Chromium (Debian chromium +
+# chromium-driver, Selenium from Debian's python3-selenium) through Tests/browser/test_map.py:
+# the page's annotations must equal a brute-force reference for its own viewport after load, pans
+# and zooms; toggles change titles; a marker click opens the callout. Screenshots go to
+# .build/screenshots/ (and docs/web-map.png with ISOBAR_SCREENSHOT_DOCS=1). Exits non-zero on failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash scripts/deps.sh chromium chromium-driver python3-selenium
+bin="${ISOBAR_BINARY:-.build/debug/isobar}"
+[ -x "$bin" ] || swift build --product isobar 2>&1 | grep -vE 'prohibited flag' | tail -3
+# Debian's python3 (its selenium lives in dist-packages), not a pyenv python3 that may come first on PATH.
+python=/usr/bin/python3
+work=$(mktemp -d)
+up=""
+cleanup() {
+  if [ -n "$up" ]; then kill -INT "$up" 2>/dev/null || true; wait "$up" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "browser: $*" >&2; tail -40 "$work/up.log" >&2 2>/dev/null || true; exit 1; }
+
+# Four free ports: gateway, sample feed, broker XSUB and XPUB.
+read -r gateway feed pub sub < <("$python" -c '
+import socket
+socks = [socket.socket() for _ in range(4)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in socks])')
+export ISOBAR_PUB="tcp://127.0.0.1:$pub" ISOBAR_SUB="tcp://127.0.0.1:$sub"
+# start_up [ARGS...]: the pipeline with its gateway in the background; waits for /healthz.
+start_up() {
+  local started
+  started=$(date +%s%N)
+  "$bin" up --sample --sample-port "$feed" --gateway "127.0.0.1:$gateway" --data-dir "$work/data" "$@" 2>>"$work/up.log" &
+  up=$!
+  for _ in $(seq 1 300); do
+    kill -0 "$up" 2>/dev/null || fail "isobar up exited early"
+    curl -fsS -o /dev/null "${url}healthz" 2>/dev/null && break
+    sleep 0.1
+  done
+  curl -fsS -o /dev/null "${url}healthz" || fail "the gateway at $url is not healthy after 30 s"
+  echo "browser: gateway healthy at $url after $(( ($(date +%s%N) - started) / 1000000 )) ms" >&2
+}
+stop_up() {
+  kill -INT "$up" 2>/dev/null || true
+  wait "$up" 2>/dev/null || true
+  up=""
+}
+url="http://127.0.0.1:$gateway/"
+
+# 1. The live sample feed: load, pans, zooms, toggles, callout, clusters.
+start_up
+docs=()
+[ "${ISOBAR_SCREENSHOT_DOCS:-0}" = 1 ] && docs=(--docs-png docs/web-map.png)
+"$python" Tests/browser/test_map.py --url "$url" --fixtures Fixtures --screenshots .build/screenshots "${docs[@]}" \
+  || fail "the web map failed in the browser (screenshots in .build/screenshots/)"
+stop_up
+
+# 2. Restarted on the same data directory with a feed that answers 500: the page shows the stored
+# snapshot and says "stored data" and "feed offline".
+start_up --today "http://127.0.0.1:$feed/today.json?fault=500" --tomorrow "http://127.0.0.1:$feed/tomorrow.json?fault=500" --backoff-cap 1
+"$python" Tests/browser/test_map.py --url "$url" --fixtures Fixtures --screenshots .build/screenshots --stored \
+  || fail "the web map on stored data failed in the browser"
+stop_up
+echo "browser: ok" >&2
