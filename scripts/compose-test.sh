@@ -7,7 +7,9 @@
 # spec, brings the stack up from Containerfile.prebuilt under a unique project name, checks that the
 # image resolves every shared library, waits for the healthchecks, attaches a client inside the compose
 # network (and one from the host through the 127.0.0.1-published broker ports), checks that each ends
-# up holding exactly the 85 stations of the initial region, and always brings the stack down with its volume.
+# up holding exactly the 85 stations of the initial region, waits for the gateway's /healthz, fetches
+# the web map's files and runs a WebSocket client on the published gateway port that must end up
+# holding the same 85 (scripts/compose-ws-check.py), and always brings the stack down with its volume.
 #
 # Environment:
 #   ISOBAR_COMPOSE_BINARY  static (default: swift build -c release --static-swift-stdlib, 10-17 min from
@@ -161,7 +163,8 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 unset ISOBAR_TODAY_URL ISOBAR_TOMORROW_URL ISOBAR_FETCH_INTERVAL ISOBAR_SAMPLE_PERIOD ISOBAR_UNITS ISOBAR_LOCALE
 export ISOBAR_DOCKERFILE=Containerfile.prebuilt
 export ISOBAR_IMAGE="$TEST_IMAGE"
-export ISOBAR_HOST_PUB_PORT ISOBAR_HOST_SUB_PORT ISOBAR_HOST_SAMPLE_PORT
+export ISOBAR_HOST_PUB_PORT ISOBAR_HOST_SUB_PORT ISOBAR_HOST_SAMPLE_PORT ISOBAR_GATEWAY_PORT
+ISOBAR_GATEWAY_PORT=$(free_port)
 ISOBAR_HOST_PUB_PORT=$(free_port)
 ISOBAR_HOST_SUB_PORT=$(free_port)
 ISOBAR_HOST_SAMPLE_PORT=$(free_port)
@@ -223,7 +226,7 @@ log "every shared library found ($(grep -c '=>' <<<"$image_ldd") resolved, $(gre
 
 # ---------------------------------------------------------------- health
 step "waiting for every service to run and for the broker and sample-feed healthchecks"
-services=(broker sample-feed persist format filter fetch)
+services=(broker sample-feed persist format filter fetch gateway)
 # No systemd here, so podman does not schedule healthchecks: run them ourselves until they pass.
 deadline=$(( $(date +%s) + 90 ))
 while :; do
@@ -319,6 +322,23 @@ volume=$($podman inspect -f '{{range .Mounts}}{{if eq .Destination "/var/lib/iso
 mountpoint=$($podman volume inspect -f '{{.Mountpoint}}' "$volume")
 $sudo test -s "$mountpoint/isobar.sqlite" || { log "FAIL: $mountpoint/isobar.sqlite (volume $volume) is missing or empty"; exit 1; }
 log "volume $volume holds isobar.sqlite ($($sudo stat -c %s "$mountpoint/isobar.sqlite") bytes)"
+
+# ---------------------------------------------------------------- gateway
+step "waiting for the gateway healthcheck (GET /healthz: 200 once the pipeline has data)"
+deadline=$(( $(date +%s) + 90 ))
+until $podman healthcheck run "$(cids gateway)" >/dev/null 2>&1; do
+  if [ "$(date +%s)" -ge "$deadline" ]; then
+    log "FAIL: gateway not healthy after 90 s; GET /healthz from the host:"
+    curl -sS -i --max-time 3 "http://127.0.0.1:$ISOBAR_GATEWAY_PORT/healthz" 2>&1 | head -n 12 >&2 || true
+    exit 1
+  fi
+  sleep 1
+done
+
+step "WebSocket client on ws://127.0.0.1:$ISOBAR_GATEWAY_PORT/ws from the host (viewport $VIEWPORT); web map files"
+# /usr/bin/python3: Debian's python3-websockets is installed for it (a pyenv python3 may lack it).
+/usr/bin/python3 scripts/compose-ws-check.py "127.0.0.1:$ISOBAR_GATEWAY_PORT" "$work/expected.json" "$work/ws.ndjson" \
+  || { log "FAIL: the gateway check failed (frames received: $work/ws.ndjson)"; exit 1; }
 
 step "bringing the stack down"
 status=0
