@@ -84,7 +84,7 @@ struct ClientModel {
         let outside = try #require(stations.firstIndex { !referenceVisible($0.coordinate, center: center, dlat: 25, dlon: 20) })
         stations[inside].temperature = 12
         stations[outside].temperature = 99
-        let out = feed(engine, TestSupport.snapshotLines(day: .today, stations: stations))
+        let out = feed(engine, TestSupport.snapshotLines(day: .today, stations: stations, fetchedAt: 2_000))
         #expect(out.count == 1)
         let message = try #require(out.first)
         #expect(message.field("full").flatMap { message.bool($0) } == false)
@@ -94,7 +94,7 @@ struct ClientModel {
         model.apply(message)
         #expect(model.items.count == 85 && model.gaps == 0)
         // The same snapshot again (a replay) changes nothing and sends nothing.
-        #expect(feed(engine, TestSupport.snapshotLines(day: .today, stations: stations)).isEmpty)
+        #expect(feed(engine, TestSupport.snapshotLines(day: .today, stations: stations, fetchedAt: 2_000)).isEmpty)
     }
 
     @Test func incompleteSnapshotIsNeverUsedAndAsksForResync() throws {

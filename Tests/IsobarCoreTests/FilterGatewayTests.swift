@@ -53,7 +53,8 @@ import Testing
         let engine = FilterEngine()
         _ = base.feed(engine, TestSupport.snapshotLines(day: .today, stations: try TestSupport.onx(.today)))
         _ = base.feed(engine, gatewayViewport("a", ref: 1), at: 1_000)            // version 1 arrives
-        _ = base.feed(engine, gatewayViewport("a", ref: 2, lat: 42), at: 1_001)   // version 2 is lost
+        let lost = base.feed(engine, gatewayViewport("a", ref: 2, lat: 47), at: 1_001)   // version 2 is lost
+        #expect(lost.map { $0.num("version") } == [2])
         var gatewayView = LeaseDigest()
         gatewayView.toggle(LeaseDigest.entry(client: "a", ref: 2, version: 1))
         // Within the grace the difference may be in flight: no resend.
@@ -62,7 +63,7 @@ import Testing
         // At most one request per resend interval.
         #expect(try tally(base.feed(engine, lease(clients: 1, digest: gatewayView), at: 1_002.5)).resend == false)
         // The gateway resends the viewport with the version it holds: the filter sends the set again.
-        let repaired = base.feed(engine, gatewayViewport("a", ref: 2, lat: 42, version: 1), at: 1_002.6)
+        let repaired = base.feed(engine, gatewayViewport("a", ref: 2, lat: 47, version: 1), at: 1_002.6)
         #expect(repaired.map { $0.num("version") } == [3])
         var fixed = LeaseDigest()
         fixed.toggle(LeaseDigest.entry(client: "a", ref: 2, version: 3))

@@ -46,7 +46,7 @@ import Testing
             let end = try JSONObject(storage: lines[lines.count - 1])
             snapshots.append((SnapshotRank(fetchedAt: fetchedAt, snapshot: end.str("snapshot") ?? ""), lines, shift))
         }
-        for round in 0..<200 {
+        for round in 0..<120 {
             let engine = FilterEngine()
             var model = ClientModel()
             for message in visible(base.feed(engine, base.viewport("c", 40.924, -108.0955, 25, 20))) { model.apply(message) }
