@@ -2,7 +2,8 @@
 # Multi-stage image for machines with Docker (or podman) and a reachable registry:
 #   docker compose up --build
 # Build stage: the official Swift image (Debian 12, same glibc as the runtime stage).
-# Runtime stage: debian:bookworm-slim with only the C libraries the static binary links.
+# Runtime stage: debian:bookworm-slim with only the C libraries the static binary links, and the files
+# the gateway serves (Web/, Fixtures/countries.geojson, Debian's Leaflet).
 # On a machine without a registry use Containerfile.prebuilt instead (docs/compose.md).
 ARG SWIFT_IMAGE=swift:6.3-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
@@ -25,12 +26,13 @@ RUN swift build -c release --static-swift-stdlib --product isobar \
 FROM ${RUNTIME_IMAGE} AS runtime
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libzmq5 libsqlite3-0 ca-certificates libstdc++6 \
+      libzmq5 libsqlite3-0 ca-certificates libstdc++6 libjs-leaflet libjs-leaflet.markercluster \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --user-group --home-dir /var/lib/isobar --shell /usr/sbin/nologin isobar \
  && mkdir -p /var/lib/isobar \
  && chown isobar:isobar /var/lib/isobar
 COPY Fixtures/ /opt/isobar/Fixtures/
+COPY Web/ /opt/isobar/Web/
 COPY --from=build /out/isobar /usr/local/bin/isobar
 USER isobar
 WORKDIR /opt/isobar
