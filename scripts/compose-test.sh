@@ -135,13 +135,19 @@ static)
   [ -z "$newer" ] || log "WARNING: $src is older than $newer(run swift build first to test the current sources)"
   # Exactly the libraries ldd resolves inside the Swift toolchain; everything else (glibc, libstdc++,
   # libzmq, libsqlite3 and theirs) comes from apt in the image.
-  toolchain_lib=$(dirname "$(readlink -f "$(command -v swift)")")/../lib/swift/linux
-  toolchain_lib=$(readlink -f "$toolchain_lib")
+  # The toolchain's runtime folder is where libswiftCore.so resolves (/opt/swift/usr/lib/swift/linux here).
   ldd_out=$(ldd "$src")
   if grep -q 'not found' <<<"$ldd_out"; then
     grep 'not found' <<<"$ldd_out" >&2
     log "FAIL: $src needs libraries the host does not have (above)"
     exit 1
+  fi
+  core=$(awk '$1 == "libswiftCore.so" && $2 == "=>" {print $3}' <<<"$ldd_out")
+  if [ -n "$core" ]; then
+    toolchain_lib=$(dirname "$(readlink -f "$core")")
+  else
+    log "WARNING: $src does not link libswiftCore.so dynamically (a static binary?): no libraries to add"
+    toolchain_lib=/nonexistent
   fi
   libs=$(awk '$2 == "=>" && $3 ~ /^\// {print $3}' <<<"$ldd_out" | while read -r lib; do
            case "$(readlink -f "$lib")" in "$toolchain_lib"/*) echo "$lib" ;; esac
