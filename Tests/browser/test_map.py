@@ -111,7 +111,9 @@ def settle(driver, fixtures, label, predicate=None, timeout=SETTLE_TIMEOUT, clus
             if ok and predicate is not None:
                 ok = predicate(state)
             if ok and state["version"] == last_version:
-                if stable_since and time.monotonic() - stable_since >= 0.4:
+                if stable_since is None:
+                    stable_since = time.monotonic()
+                elif time.monotonic() - stable_since >= 0.4:
                     elapsed = time.monotonic() - start
                     timings.append((label, elapsed))
                     what = "cover the brute-force set" if clustered else "equal the brute-force set"
@@ -444,7 +446,7 @@ def shrink_png(path):
         return
     image = Image.open(path).convert("RGB")
     out = io.BytesIO()
-    image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(out, "PNG", optimize=True)
+    image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(out, "PNG", optimize=True)
     if out.tell() < os.path.getsize(path):
         with open(path, "wb") as f:
             f.write(out.getvalue())

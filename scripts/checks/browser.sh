@@ -32,7 +32,7 @@ export ISOBAR_PUB="tcp://127.0.0.1:$pub" ISOBAR_SUB="tcp://127.0.0.1:$sub"
 start_up() {
   local started
   started=$(date +%s%N)
-  "$bin" up --sample --sample-port "$feed" --gateway "127.0.0.1:$gateway" --data-dir "$work/data" "$@" 2>>"$work/up.log" &
+  "$bin" up --sample --sample-port "$feed" --gateway "127.0.0.1:$gateway" --data-dir "$work/data" "$@" >>"$work/up.log" 2>&1 &
   up=$!
   for _ in $(seq 1 300); do
     kill -0 "$up" 2>/dev/null || fail "isobar up exited early"
