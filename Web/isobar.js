@@ -236,8 +236,12 @@
       }
       receive(message);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (state.socket !== socket) return;
+      // 1000/1001: a normal close or the gateway stopping; 1006: the connection simply dropped.
+      if (![1000, 1001, 1005, 1006].includes(event.code)) {
+        state.lastError = { text: `closed ${event.code}${event.reason ? ": " + event.reason : ""}`, at: Date.now() };
+      }
       state.socket = null;
       clearTimeout(state.resyncTimer);
       scheduleReconnect();
