@@ -21,6 +21,10 @@ public final class StationSnapshot {
     /// continent gets the same answer time as every later one. It holds 1.4 MB at a million
     /// stations (11,188 non-empty 1° cells), less than one dense request used to allocate.
     public let cells: CellSummaries
+    /// Nearest-station search over `grid` (bounding caps per cell; see `NearestIndex`).
+    public let nearest: NearestIndex
+    /// Name and id search (the folded distinct names; see `NameIndex`).
+    public let names: NameIndex
     /// Position of each interned key in `stations` (-1: not in this snapshot). An array indexed by
     /// key instead of a second dictionary of strings: 4 bytes a station instead of ~50.
     private let positionByKey: [Int32]
@@ -62,6 +66,8 @@ public final class StationSnapshot {
         fingerprints = stations.map(\.fingerprint)
         grid = SpatialGrid(coordinates: stations.lazy.map(\.coordinate))  // no temporary copy
         cells = CellSummaries(grid: grid, stations: stations)
+        nearest = NearestIndex(grid: grid)
+        names = NameIndex(stations: stations)
         positionByKey = positions
         self.interner = interner
     }
