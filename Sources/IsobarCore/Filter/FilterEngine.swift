@@ -61,6 +61,8 @@ public final class FilterEngine {
         case "resync": try resync(Resync(from: object), now: now, into: &out)
         case "lease": lease(try Lease(from: object), now: now, into: &out)
         case "leave": leave(try Leave(from: object))
+        case "nearest": nearest(try NearestRequest(from: object), now: now, into: &out)
+        case "search": search(try SearchRequest(from: object), now: now, into: &out)
         default:
             out.raw(object.rawBytes)
             out.newline()

@@ -23,6 +23,8 @@ public struct FormatEngine: Sendable {
             switch try object.requireName("type", maxLength: .max) {
             case "visible": try annotations(object, into: &out)
             case "selection": try callout(object, into: &out)
+            case "closest": try place(object, into: &out)
+            case "matches": try results(object, into: &out)
             default:
                 out.raw(object.rawBytes)
                 out.newline()
