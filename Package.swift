@@ -61,6 +61,7 @@ let package = Package(
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -74,6 +75,10 @@ let package = Package(
         .executableTarget(name: "isobar-bench", dependencies: [
             "IsobarCore", "IsobarBus", "IsobarHost",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"]),
         .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"]),

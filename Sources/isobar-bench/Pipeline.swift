@@ -11,6 +11,8 @@ final class Pipeline {
     let client: BusClient
     let clients = ClientTable()
     let scratch: String
+    /// The bus endpoints every process of this pipeline uses (ISOBAR_PUB, ISOBAR_SUB).
+    let environment: [String: String]
     /// The `isobar filter` process (the filter plug's child).
     let filterPID: Int32
     /// Every process of the pipeline by role, for CPU accounting (`ProcStatus.cpuSeconds`).
@@ -21,6 +23,7 @@ final class Pipeline {
         scratch = Paths.scratch(name)
         let (frontend, backend) = FreePort.endpoints()
         let env = ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend]
+        environment = env
         var started: [Process] = []
         do {
             started.append(try Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log"))
