@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Quick start: installs what is missing, builds, starts the whole pipeline on the built-in sample
 # feed (live, drifting data over real HTTP on loopback; no internet needed) and attaches a client
-# for the iOS app's initial region. On a terminal you get the text map (q quits); otherwise the
-# client's annotations are printed as NDJSON. Ctrl-C stops everything.
+# for the iOS app's initial region, and prints the web map's URL (the gateway, 127.0.0.1:8080). On a
+# terminal you get the text map (q quits); otherwise the client's annotations are printed as
+# NDJSON. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -13,6 +14,10 @@ mkdir -p data
 "$bin" up --sample --data-dir data 2>data/up.log &
 up=$!
 trap 'kill -INT $up 2>/dev/null; wait $up 2>/dev/null' EXIT INT TERM
+# `up` prints "web map: URL" to its log once the gateway accepts connections.
+for _ in $(seq 1 100); do grep -q '^web map: ' data/up.log 2>/dev/null && break; sleep 0.2; done
+url=$(grep -m1 '^web map: ' data/up.log 2>/dev/null | sed 's/^web map: //')
+echo "run: web map at ${url:-http://127.0.0.1:8080/ (not answering yet: see data/up.log)}" >&2
 echo "run: pipeline started (logs: data/up.log); attaching client 'demo' to 40.924,-108.0955 span 25x20" >&2
 if [ -t 0 ] && [ -t 1 ]; then
   "$bin" attach --client demo --viewport 40.924,-108.0955,25,20
