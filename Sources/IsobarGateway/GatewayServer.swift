@@ -32,7 +32,14 @@ public enum GatewayServer {
         let plain = HTTPServerBuilder.http1WebSocketUpgrade(configuration: webSocket) { request, channel, logger in
             let decision = hub.admit(target: request.path ?? "/", authorization: request.headerFields[.authorization],
                                      origin: request.headerFields[.origin])
-            guard request.path.map(Self.isWebSocketPath) == true, case .accept(let name) = decision else { return .dontUpgrade }
+            guard request.path.map(Self.isWebSocketPath) == true else { return .dontUpgrade }
+            guard case .accept(let name) = decision else {
+                if case .reject(let status, let reason) = decision {
+                    logger.info("refused a WebSocket", metadata: ["status": "\(status)", "reason": "\(reason)"])
+                    Refusal.send(status: status, reason: reason, on: channel)
+                }
+                return .dontUpgrade
+            }
             return .upgrade([:]) { inbound, outbound, _ in
                 await GatewaySession.run(hub: hub, name: name, inbound: inbound, outbound: outbound,
                                          closeChannel: { channel.close(promise: nil) })

@@ -3,7 +3,7 @@ import IsobarCore
 import Testing
 
 @Suite struct ClientFrameTests {
-    func parse(_ text: String, client: String = "alice") throws -> ClientFrame {
+    func parse(_ text: String, client: String = "alice") throws(MessageError) -> ClientFrame {
         try ClientFrame.parse(Array(text.utf8), client: client)
     }
 
@@ -55,7 +55,7 @@ import Testing
         (#"{"type":"select","type":"select"}"#, "not a JSON object"),
     ])
     func badFramesSayWhatIsWrong(text: String, expected: String) {
-        do {
+        do throws(MessageError) {
             let frame = try parse(text)
             Issue.record("accepted \(text) as \(frame)")
         } catch {

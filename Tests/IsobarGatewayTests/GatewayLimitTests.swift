@@ -2,120 +2,126 @@ import Foundation
 import IsobarCore
 import Testing
 
-/// Every limit of the gateway, enforced on a real process over real sockets.
-@Suite struct GatewayLimitTests {
-    static let view = #"{"type":"viewport","center":{"latitude":40,"longitude":-100},"span":{"latitudeDelta":2,"longitudeDelta":3}}"#
+extension GatewayProcessTests {
+    /// Every limit of the gateway, enforced on a real process over real sockets.
+    @Suite struct GatewayLimitTests {
+        static let view = #"{"type":"viewport","center":{"latitude":40,"longitude":-100},"span":{"latitudeDelta":2,"longitudeDelta":3}}"#
 
-    @Test func frameSizeBinaryAndBadFramesGetErrorsThenTooBigCloses1009() throws {
-        let gw = try GatewayAlone(["--max-frame", "1024"])
-        defer { gw.stop() }
-        let client = WSTestClient(port: gw.port, query: "?client=big")
-        client.send(#"{"type":"select","id":""# + String(repeating: "x", count: 2_000) + #""}"#)
-        let tooLarge = client.next(timeout: 5)
-        #expect(tooLarge?["type"] as? String == "error")
-        #expect((tooLarge?["message"] as? String)?.contains("over the limit of 1024 bytes") == true)
-        client.sendBinary([1, 2, 3])
-        #expect((client.next(timeout: 5)?["message"] as? String)?.contains("binary frames are not accepted") == true)
-        client.send(#"{"type":"annotations"}"#)
-        #expect((client.next(timeout: 5)?["message"] as? String)?.contains("unknown type") == true)
-        client.send(#"{"type":"select","client":"mallory","id":"x"}"#)
-        #expect((client.next(timeout: 5)?["message"] as? String)?.contains("does not match") == true)
-        // Still usable.
-        let mark = gw.seenCount
-        client.send(Self.view)
-        #expect(gw.waitFor(topic: "viewport/big", from: mark, timeout: 5) != nil)
-        // Over the WebSocket layer's own limit (4 x 1024, at least 16 KiB): closed with 1009.
-        client.send(String(repeating: " ", count: 40_000))
-        #expect(client.waitForEnd(timeout: 5))
-        #expect(client.closeCode == 1009)
-    }
-
-    @Test func rateLimitErrorsThenCloses1008() throws {
-        let gw = try GatewayAlone(["--rate", "5", "--burst", "5"])
-        defer { gw.stop() }
-        let client = WSTestClient(port: gw.port, query: "?client=flood")
-        for _ in 0..<8 { client.send("{}") }  // 5 pass (and are bad frames), 3 are over the rate
-        var rate = 0, bad = 0
-        for _ in 0..<8 {
-            guard let message = client.next(timeout: 5)?["message"] as? String else { break }
-            if message.contains("over the limit of 5.0 messages/s") { rate += 1 } else { bad += 1 }
+        @Test func frameSizeBinaryAndBadFramesGetErrorsThenTooBigCloses1009() throws {
+            let gw = try GatewayAlone(["--max-frame", "1024"])
+            defer { gw.stop() }
+            try gw.waitForBus()
+            let client = WSTestClient(port: gw.port, query: "?client=big")
+            client.send(#"{"type":"select","id":""# + String(repeating: "x", count: 2_000) + #""}"#)
+            let tooLarge = client.next(timeout: 5)
+            #expect(tooLarge?["type"] as? String == "error")
+            #expect((tooLarge?["message"] as? String)?.contains("over the limit of 1024 bytes") == true)
+            client.sendBinary([1, 2, 3])
+            #expect((client.next(timeout: 5)?["message"] as? String)?.contains("binary frames are not accepted") == true)
+            client.send(#"{"type":"annotations"}"#)
+            #expect((client.next(timeout: 5)?["message"] as? String)?.contains("unknown type") == true)
+            client.send(#"{"type":"select","client":"mallory","id":"x"}"#)
+            #expect((client.next(timeout: 5)?["message"] as? String)?.contains("does not match") == true)
+            // Still usable.
+            let mark = gw.seenCount
+            client.send(Self.view)
+            #expect(gw.waitFor(topic: "viewport/big", from: mark, timeout: 5) != nil)
+            // Over the WebSocket layer's own limit (4 x 1024, at least 16 KiB): closed with 1009.
+            client.send(String(repeating: " ", count: 40_000))
+            #expect(client.waitForEnd(timeout: 5))
+            #expect(client.closeCode == 1009)
         }
-        #expect(rate == 3 && bad == 5)
-        Thread.sleep(forTimeInterval: 1.2)  // back under the limit: served again
-        client.send("{}")
-        #expect((client.next(timeout: 5)?["message"] as? String)?.contains("not a JSON object") == false)
-        for _ in 0..<60 { client.send("{}") }
-        #expect(client.waitForEnd(timeout: 5))
-        #expect(client.closeCode == 1008)
-    }
 
-    @Test func connectionLimitNameConflictsOriginAndBadNames() throws {
-        let gw = try GatewayAlone(["--max-connections", "2", "--origin", "http://127.0.0.1:8080"])
-        defer { gw.stop() }
-        let one = WSTestClient(port: gw.port, query: "?client=one")
-        one.send("{}")
-        #expect(one.next(timeout: 5) != nil)  // registered
-        let taken = try HTTPProbe.get(port: gw.port, path: "/ws?client=one", upgrade: true)
-        #expect(taken.status == 409, "\(taken)")
-        #expect(try HTTPProbe.get(port: gw.port, path: "/ws?client=a/b", upgrade: true).status == 400)
-        let origin = try HTTPProbe.get(port: gw.port, path: "/ws?client=two", headers: ["Origin": "http://evil.example"], upgrade: true)
-        #expect(origin.status == 403 && origin.body.contains("not allowed"))
-        let allowed = try HTTPProbe.get(port: gw.port, path: "/ws?client=two", headers: ["Origin": "http://127.0.0.1:8080"], upgrade: true)
-        #expect(allowed.status == 101)
-        Thread.sleep(forTimeInterval: 0.3)
-        let full = try HTTPProbe.get(port: gw.port, path: "/ws?client=three", upgrade: true)
-        #expect(full.status == 503 && full.body.contains("full"), "\(full)")
-        one.close()
-        #expect(one.waitForEnd(timeout: 5))
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(try HTTPProbe.get(port: gw.port, path: "/ws?client=three", upgrade: true).status == 101)
-    }
-
-    @Test func tokensNameTheClient() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-tokens-\(UUID().uuidString)").path
-        try "s3cret alice\n".write(toFile: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let gw = try GatewayAlone(["--token-file", file])
-        defer { gw.stop() }
-        #expect(try HTTPProbe.get(port: gw.port, path: "/ws", upgrade: true).status == 401)
-        #expect(try HTTPProbe.get(port: gw.port, path: "/ws?token=nope", upgrade: true).status == 401)
-        #expect(try HTTPProbe.get(port: gw.port, path: "/ws?token=s3cret&client=bob", upgrade: true).status == 403)
-        let client = WSTestClient(port: gw.port, headers: ["Authorization": "Bearer s3cret"])
-        let mark = gw.seenCount
-        client.send(Self.view)
-        #expect(gw.waitFor(topic: "viewport/alice", from: mark, timeout: 10) != nil, "\(gw.gateway.stderrText)")
-    }
-
-    @Test func aSlowReaderIsDisconnectedWith1013AndMemoryStaysBounded() throws {
-        let gw = try GatewayAlone(["--max-queue", "8"])
-        defer { gw.stop() }
-        try gw.waitForBus()
-        let fd = try HTTPProbe.openSilentWebSocket(port: gw.port, path: "/ws?client=slow")
-        defer { close(fd) }
-        Thread.sleep(forTimeInterval: 0.5)
-        let padding = String(repeating: "x", count: 20_000)
-        for version in 1...600 {
-            gw.bus.publish(#"{"type":"annotations","client":"slow","version":\#(version),"full":true,"upsert":[],"remove":[],"pad":"\#(padding)"}"#)
-            if version % 50 == 0 { Thread.sleep(forTimeInterval: 0.02) }
+        @Test func rateLimitErrorsThenCloses1008() throws {
+            let gw = try GatewayAlone(["--rate", "5", "--burst", "5"])
+            defer { gw.stop() }
+            let client = WSTestClient(port: gw.port, query: "?client=flood")
+            for _ in 0..<8 { client.send("{}") }  // 5 pass (and are bad frames), 3 are over the rate
+            var rate = 0, bad = 0
+            for _ in 0..<8 {
+                guard let message = client.next(timeout: 5)?["message"] as? String else { break }
+                if message.contains("over the limit of 5.0 messages/s") { rate += 1 } else { bad += 1 }
+            }
+            #expect(rate == 3 && bad == 5)
+            Thread.sleep(forTimeInterval: 1.2)  // back under the limit: served again
+            client.send("{}")
+            #expect((client.next(timeout: 5)?["message"] as? String)?.contains("not a JSON object") == false)
+            for _ in 0..<60 { client.send("{}") }
+            #expect(client.waitForEnd(timeout: 5))
+            #expect(client.closeCode == 1008)
         }
-        let closing = gw.gateway.waitForStderr(timeout: .seconds(10)) { $0.contains("closing client") && $0.contains("client=slow") }
-        #expect(closing?.contains("code=1013") == true, "\(gw.gateway.stderrText)")
-        // The name is free again once the connection is dropped (at most 2 s for a client that does not read).
-        let deadline = Date().addingTimeInterval(5)
-        var status = 0
-        while Date() < deadline {
-            status = (try? HTTPProbe.get(port: gw.port, path: "/ws?client=slow", upgrade: true))?.status ?? 0
-            if status == 101 { break }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        #expect(status == 101)
-        let metrics = try HTTPProbe.get(port: gw.port, path: "/metrics")
-        #expect(metrics.body.contains(#"isobar_gateway_errors_total{reason="slow_reader"} 1"#))
-    }
 
-    @Test func remoteListenNeedsAllowRemote() throws {
-        let refused = try ProcessHarness.isobar(["gateway", "--listen", "0.0.0.0:0"])
-        #expect(refused.waitForExit(timeout: .seconds(10)) == .exited(64))
-        #expect(refused.stderrText.contains("--allow-remote"))
+        @Test func connectionLimitNameConflictsOriginAndBadNames() throws {
+            // (hummingbird-websocket's client sends `Origin: ws://127.0.0.1`.)
+            let gw = try GatewayAlone(["--max-connections", "2", "--origin", "http://127.0.0.1:8080", "--origin", "ws://127.0.0.1"])
+            defer { gw.stop() }
+            let one = WSTestClient(port: gw.port, query: "?client=one")
+            one.send("{}")
+            #expect(one.next(timeout: 5) != nil)  // registered
+            let taken = try HTTPProbe.get(port: gw.port, path: "/ws?client=one", upgrade: true)
+            #expect(taken.status == 409, "\(taken)")
+            #expect(try HTTPProbe.get(port: gw.port, path: "/ws?client=a/b", upgrade: true).status == 400)
+            let origin = try HTTPProbe.get(port: gw.port, path: "/ws?client=two", headers: ["Origin": "http://evil.example"], upgrade: true)
+            #expect(origin.status == 403 && origin.body.contains("not allowed"))
+            let allowed = try HTTPProbe.openWebSocket(port: gw.port, path: "/ws?client=two", headers: ["Origin": "http://127.0.0.1:8080"])
+            defer { close(allowed.fd) }
+            #expect(allowed.status == 101)
+            Thread.sleep(forTimeInterval: 0.3)
+            let full = try HTTPProbe.get(port: gw.port, path: "/ws?client=three", upgrade: true)
+            #expect(full.status == 503 && full.body.contains("full"), "\(full)")
+            one.close()
+            #expect(one.waitForEnd(timeout: 5))
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(try HTTPProbe.get(port: gw.port, path: "/ws?client=three", upgrade: true).status == 101)
+        }
+
+        @Test func tokensNameTheClient() throws {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-tokens-\(UUID().uuidString)").path
+            try "s3cret alice\n".write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let gw = try GatewayAlone(["--token-file", file])
+            defer { gw.stop() }
+            try gw.waitForBus()
+            #expect(try HTTPProbe.get(port: gw.port, path: "/ws", upgrade: true).status == 401)
+            #expect(try HTTPProbe.get(port: gw.port, path: "/ws?token=nope", upgrade: true).status == 401)
+            #expect(try HTTPProbe.get(port: gw.port, path: "/ws?token=s3cret&client=bob", upgrade: true).status == 403)
+            let client = WSTestClient(port: gw.port, headers: ["Authorization": "Bearer s3cret"])
+            let mark = gw.seenCount
+            client.send(Self.view)
+            #expect(gw.waitFor(topic: "viewport/alice", from: mark, timeout: 10) != nil, "\(gw.gateway.stderrText)")
+        }
+
+        @Test func aSlowReaderIsDisconnectedWith1013AndMemoryStaysBounded() throws {
+            let gw = try GatewayAlone(["--max-queue", "8"])
+            defer { gw.stop() }
+            try gw.waitForBus()
+            let fd = try HTTPProbe.openSilentWebSocket(port: gw.port, path: "/ws?client=slow")
+            defer { close(fd) }
+            Thread.sleep(forTimeInterval: 0.5)
+            let padding = String(repeating: "x", count: 20_000)
+            for version in 1...600 {
+                gw.bus.publish(#"{"type":"annotations","client":"slow","version":\#(version),"full":true,"upsert":[],"remove":[],"pad":"\#(padding)"}"#)
+                if version % 50 == 0 { Thread.sleep(forTimeInterval: 0.02) }
+            }
+            let closing = gw.gateway.waitForStderr(timeout: .seconds(10)) { $0.contains("closing client") && $0.contains("client=slow") }
+            #expect(closing?.contains("code=1013") == true, "\(gw.gateway.stderrText)")
+            // The name is free again once the connection is dropped (at most 2 s for a client that does not read).
+            let deadline = Date().addingTimeInterval(5)
+            var status = 0
+            while Date() < deadline {
+                status = (try? HTTPProbe.get(port: gw.port, path: "/ws?client=slow", upgrade: true))?.status ?? 0
+                if status == 101 { break }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            #expect(status == 101)
+            let metrics = try HTTPProbe.get(port: gw.port, path: "/metrics")
+            #expect(metrics.body.contains(#"isobar_gateway_errors_total{reason="slow_reader"} 1"#))
+        }
+
+        @Test func remoteListenNeedsAllowRemote() throws {
+            let refused = try ProcessHarness.isobar(["gateway", "--listen", "0.0.0.0:0"])
+            #expect(refused.waitForExit(timeout: .seconds(10)) == .exited(64))
+            #expect(refused.waitForStderr(containing: "--allow-remote", timeout: .seconds(5)) != nil, "\(refused.stderrText)")
+        }
     }
 }

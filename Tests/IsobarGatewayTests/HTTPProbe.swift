@@ -36,6 +36,17 @@ enum HTTPProbe {
         return reply.reply
     }
 
+    /// Upgrades to a WebSocket by hand and returns the open socket and the status code (101 when it
+    /// upgraded); the caller closes the socket.
+    static func openWebSocket(port: Int, path: String, headers: [String: String] = [:]) throws -> (fd: Int32, status: Int) {
+        let fd = try connect(port: port, receiveBuffer: nil)
+        try send(fd, request(path: path, headers: headers, upgrade: true))
+        var data: [UInt8] = []
+        var byte: UInt8 = 0
+        while headEnd(data) == nil, recv(fd, &byte, 1, 0) == 1 { data.append(byte) }
+        return (fd, parse(data)?.reply.status ?? 0)
+    }
+
     /// Opens a WebSocket by hand and never reads from it: a client that stops reading.
     static func openSilentWebSocket(port: Int, path: String) throws -> Int32 {
         let fd = try connect(port: port, receiveBuffer: 4096)

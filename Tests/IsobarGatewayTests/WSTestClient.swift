@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import HummingbirdWSClient
+import NIOCore
 import Logging
 
 /// A real WebSocket client (hummingbird-websocket's `WebSocketClient`) for the gateway tests:
@@ -41,6 +43,7 @@ final class WSTestClient: @unchecked Sendable {
                                 case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
                                 }
                             }
+                            try await outbound.close(.normalClosure, reason: nil)
                         }
                         for try await message in inbound.messages(maxSize: 1 << 24) {
                             if case .text(let text) = message { self.append(text) }
@@ -48,7 +51,7 @@ final class WSTestClient: @unchecked Sendable {
                         group.cancelAll()
                     }
                 }
-                self.end(code: frame.map { Int($0.closeCode.codeNumber) }, failure: nil)
+                self.end(code: frame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }, failure: nil)
             } catch {
                 self.end(code: nil, failure: "\(error)")
             }
