@@ -16,11 +16,13 @@ public final class AttachSession: @unchecked Sendable {
     private var viewport: Viewport?
     private var annotations = AnnotationSet()
     private var lastCallout: [UInt8]?
+    /// The latest `place` or `results` answer (a `nearest` or `search` this client sent).
+    private var lastFound: [UInt8]?
     private var lastStatus: String?
     private var answered = false
     private var closed = false
     private let heartbeat: Double
-    /// Print every annotations/callout line on stdout (plain mode).
+    /// Print every annotations/callout/place/results line on stdout (plain mode).
     public var printMessages = false
     /// Called (on the receive thread) after each applied message.
     public var onChange: (@Sendable () -> Void)?
@@ -33,7 +35,9 @@ public final class AttachSession: @unchecked Sendable {
         self.client = client
         self.heartbeat = heartbeat
         self.viewport = initial
-        bus = try BusClient(endpoints: endpoints, topics: ["annotations/\(client)", "callout/\(client)", "resync", "status"])
+        // `place/` and `results/` answer `nearest` and `search` (PROTOCOL.md, "Find").
+        bus = try BusClient(endpoints: endpoints, topics: ["annotations/\(client)", "callout/\(client)", "place/\(client)",
+                                                           "results/\(client)", "resync", "status"])
     }
 
     public func start() {
@@ -135,6 +139,12 @@ public final class AttachSession: @unchecked Sendable {
             onChange?()
             return
         }
+        if topic == "place/\(client)" || topic == "results/\(client)" {
+            lock.withLock { lastFound = payload }
+            if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
+            onChange?()
+            return
+        }
         if topic == "callout/\(client)" {
             lock.withLock { lastCallout = payload }
             if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
@@ -154,6 +164,9 @@ public final class AttachSession: @unchecked Sendable {
         }
         onChange?()
     }
+
+    /// The latest answer to a `nearest` or `search` (a `place` or `results` line), if any.
+    public var lastFindAnswer: [UInt8]? { lock.withLock { lastFound } }
 
     /// A consistent copy of what the client shows.
     public func snapshot() -> (viewport: Viewport?, annotations: AnnotationSet, callout: [UInt8]?, status: String?) {
