@@ -71,7 +71,7 @@ struct UpCommand: ParsableCommand {
             // subscriptions are in place.
             ServiceSpec(name: "filter", command: me, arguments: [
                 "plug", "--name", "filter", "--sub", "station", "--sub", "snapshot", "--sub", "viewport/",
-                "--sub", "select/", "--sub", "resync", "--sub", "nearest/", "--sub", "search/", "--", me, "filter", "--request-resync"], startDelay: .milliseconds(300)),
+                "--sub", "select/", "--sub", "resync", "--sub", "lease", "--sub", "leave/", "--sub", "nearest/", "--sub", "search/", "--", me, "filter", "--request-resync"], startDelay: .milliseconds(300)),
             ServiceSpec(name: "fetch", command: me, arguments: [
                 "plug", "--name", "fetch", "--sub", "resync", "--",
                 me, "fetch", "--today", todayURL, "--tomorrow", tomorrowURL, "--interval", String(pollInterval),
