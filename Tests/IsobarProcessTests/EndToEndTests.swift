@@ -18,7 +18,7 @@ import Testing
             let endpoints = BrokerEndpoints(frontend: "tcp://127.0.0.1:\(pub)", backend: "tcp://127.0.0.1:\(sub)")
             let data = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("isobar-e2e-\(UUID().uuidString)").path
             let process = try ProcessHarness.isobar(
-                ["up", "--sample-port", String(http), "--sample-period", "3600", "--data-dir", data,
+                ["up", "--sample-port", String(http), "--sample-period", "3600", "--data-dir", data, "--no-gateway",
                  "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path] + extra,
                 environment: ["ISOBAR_PUB": endpoints.frontend, "ISOBAR_SUB": endpoints.backend])
             return Pipeline(process: process, endpoints: endpoints, dataDirectory: data)

@@ -21,7 +21,7 @@ struct UpPipeline {
         let endpoints = BrokerEndpoints(frontend: ProcessHarness.freeTCPEndpoint(), backend: ProcessHarness.freeTCPEndpoint())
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-faults-\(UUID().uuidString)").path
         let process = try ProcessHarness.isobar(
-            ["up", "--sample-port", String(http), "--data-dir", data,
+            ["up", "--sample-port", String(http), "--data-dir", data, "--no-gateway",
              "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path] + arguments,
             environment: ["ISOBAR_PUB": endpoints.frontend, "ISOBAR_SUB": endpoints.backend])
         return UpPipeline(process: process, endpoints: endpoints, dataDirectory: data, samplePort: http)
