@@ -8,6 +8,9 @@ extension GatewayProcessTests {
         struct Pipeline {
             let process: ProcessHarness
             let port: Int
+            /// The broker's endpoints (ISOBAR_PUB, ISOBAR_SUB), for a test's own bus client.
+            var pub = ""
+            var sub = ""
 
             static func start() throws -> Pipeline {
                 let pub = ProcessHarness.freeTCPPort(), sub = ProcessHarness.freeTCPPort()
@@ -18,7 +21,7 @@ extension GatewayProcessTests {
                      "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path,
                      "--gateway", "127.0.0.1:\(gateway)"],
                     environment: ["ISOBAR_PUB": "tcp://127.0.0.1:\(pub)", "ISOBAR_SUB": "tcp://127.0.0.1:\(sub)"])
-                return Pipeline(process: process, port: gateway)
+                return Pipeline(process: process, port: gateway, pub: "tcp://127.0.0.1:\(pub)", sub: "tcp://127.0.0.1:\(sub)")
             }
 
             /// Waits for the map URL and for /healthz to say 200 (the filter answers leases and has data).

@@ -123,7 +123,12 @@ final class WSTestClient: @unchecked Sendable {
 struct HeldAnnotations {
     var titles: [String: String] = [:]
     var version = 0
+    /// Diffs whose version is not the previous one + 1 (a page would resync).
     var gaps = 0
+    /// Messages whose version is not above the previous one (a page would ignore a diff, or see a reset).
+    var backwards = 0
+    /// Every version applied, in order.
+    var versions: [Int] = []
 
     /// Applies an `annotations` message; other types are ignored. Returns whether it was one.
     @discardableResult
@@ -131,7 +136,9 @@ struct HeldAnnotations {
         guard message["type"] as? String == "annotations" else { return false }
         let version = (message["version"] as? NSNumber)?.intValue ?? 0
         if version != self.version + 1 && message["full"] as? Bool != true { gaps += 1 }
+        if version <= self.version { backwards += 1 }
         self.version = version
+        versions.append(version)
         if message["full"] as? Bool == true { titles = [:] }
         for id in message["remove"] as? [String] ?? [] { titles[id] = nil }
         for item in message["upsert"] as? [[String: Any]] ?? [] {
