@@ -40,6 +40,7 @@ let package = Package(
         .target(name: "IsobarNet", dependencies: [
             "IsobarCore", "IsobarHost",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import IsobarCore
 import IsobarHost
 import Logging
+import ServiceLifecycle
 
 /// `isobar fetch`: polls the two feeds and writes snapshots, warnings, errors and status lines as
 /// NDJSON on stdout; answers resync requests read from stdin.
@@ -29,20 +30,15 @@ public func runFetch(_ options: FetchOptions, logger: Logger) async -> Int32 {
     logger.info("polling \(options.today) and \(options.tomorrow) every \(FeedClient.seconds(options.interval)) s")
     let gate = ResyncGate { reason in await fetcher.resync(reason: reason) }
     FetchInput.start(output: output) { reason in gate.request(reason: reason) }
-    let why = await withTaskGroup(of: String.self) { group in
-        group.addTask {
-            await fetcher.run()
-            return "stdout closed"
-        }
-        group.addTask {
-            TerminationSignal.name(await TerminationSignal.wait())
-        }
-        let first = await group.next() ?? "stopped"
-        group.cancelAll()
-        await group.waitForAll()
-        return first
+    // One runtime for every long-running process: a ServiceGroup whose graceful-shutdown signals
+    // (SIGTERM, SIGINT) cancel the polling; the fetcher's own end (stdout closed) ends the group.
+    let group = ServiceGroup(services: [FetchService(fetcher: fetcher, logger: logger)],
+                             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    do {
+        try await group.run()
+    } catch {
+        logger.error("fetch stopped: \(error)")
     }
-    logger.info("\(why); stopping")
     output.flush()
     await client.shutdown()
     return 0

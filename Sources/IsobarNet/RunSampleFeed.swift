@@ -1,5 +1,6 @@
 import IsobarHost
 import Logging
+import ServiceLifecycle
 
 /// `isobar sample-feed`: serves `/today.json`, `/tomorrow.json` (drifting onX data with ETag and
 /// Last-Modified, optional faults) and `/health` until SIGINT or SIGTERM, then returns 0.
@@ -17,8 +18,8 @@ public func runSampleFeed(_ options: SampleFeedOptions, logger: Logger) async th
     logger.notice("sample feed on \(server.baseURL)/today.json and /tomorrow.json, \(drift)\(faults.isEmpty ? "" : ", " + faults.joined(separator: ", "))")
     LineOutput.standardOutput.write(Array((server.baseURL + "\n").utf8))
     LineOutput.standardOutput.flush()
-    let signal = await TerminationSignal.wait()
-    logger.info("\(TerminationSignal.name(signal)); stopping the sample feed")
-    await server.stop()
+    let group = ServiceGroup(services: [SampleFeedService(server: server, logger: logger)],
+                             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    try await group.run()
     return 0
 }
