@@ -14,7 +14,7 @@ public enum ClientFrame: Sendable {
 
     /// The types an app may send besides `viewport` (the later nearest/search/favorites messages
     /// pass through the same way, so the gateway need not change when the filter learns them).
-    public static let passThroughTypes: Set<String> = ["select", "resync", "nearest", "search", "favorite"]
+    public static let passThroughTypes: Set<String> = ["select", "resync", "nearest", "search"]
 
     public static func parse(_ bytes: [UInt8], client: String) throws(MessageError) -> ClientFrame {
         let object: JSONObject
@@ -33,7 +33,7 @@ public enum ClientFrame: Sendable {
             }
         }
         guard type == "viewport" || passThroughTypes.contains(type) else {
-            throw MessageError("unknown type \"\(type.prefix(40))\"; a client sends viewport, select or resync")
+            throw MessageError("unknown type \"\(type.prefix(40))\"; a client sends viewport, select, resync, nearest or search")
         }
         let line = withClient(object, client: client)
         if type == "viewport" {

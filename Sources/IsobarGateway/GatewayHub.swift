@@ -28,7 +28,10 @@ public final class GatewayHub: @unchecked Sendable {
 
     /// Topics the gateway subscribes to. Prefixes: `annotations/` and `callout/` match every
     /// client's traffic, and topics are compared exactly on arrival (see PROTOCOL.md).
-    public static let topics = ["annotations/", "callout/", "status", "tally", "resync"]
+    public static let topics = ["annotations/", "callout/", "place/", "results/", "status", "tally", "resync"]
+
+    /// Client-facing answers other than annotations, relayed to their client as they are.
+    static let answerPrefixes = ["callout/", "place/", "results/"]
 
     public init(options: GatewayOptions, metrics: GatewayMetrics, logger: Logger) {
         self.options = options
@@ -59,8 +62,8 @@ public final class GatewayHub: @unchecked Sendable {
     func receive(topic: String, payload: [UInt8]) {
         if topic.hasPrefix("annotations/") {
             relayAnnotations(client: String(topic.dropFirst("annotations/".count)), payload: payload)
-        } else if topic.hasPrefix("callout/") {
-            let client = String(topic.dropFirst("callout/".count))
+        } else if let prefix = Self.answerPrefixes.first(where: { topic.hasPrefix($0) }) {
+            let client = String(topic.dropFirst(prefix.count))
             guard let connection = lock.withLock({ connections[client] }) else { return }
             deliver(String(decoding: payload, as: UTF8.self), to: connection)
         } else if topic == "status" {

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+extension GatewayProcessTests {
+    /// `nearest` and `search` from a WebSocket through `isobar up --sample`: the gateway fills in the
+    /// client, the filter and formatter answer, and the gateway relays `place` and `results` to that
+    /// connection only.
+    @Suite struct GatewayFindTests {
+        @Test func nearestAndSearchAreAnsweredOverTheWebSocket() throws {
+            let pipeline = try GatewayPipelineTests.Pipeline.start()
+            defer { pipeline.stop() }
+            try pipeline.waitUntilHealthy()
+            let alice = WSTestClient(port: pipeline.port, query: "?client=alice")
+            let bob = WSTestClient(port: pipeline.port, query: "?client=bob")
+            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
+            bob.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
+            #expect(alice.next(timeout: 10) { $0["type"] as? String == "annotations" } != nil)
+
+            // K1D3 (PLATTE) is at 43.40332, -98.82952: a point on it is 0 km away.
+            alice.send(#"{"type":"nearest","latitude":43.40332,"longitude":-98.82952}"#)
+            let place = alice.next(timeout: 10) { $0["type"] as? String == "place" }
+            #expect(place?["client"] as? String == "alice")
+            #expect(place?["id"] as? String == "K1D3")
+            #expect((place?["distanceKm"] as? NSNumber)?.doubleValue == 0)
+
+            alice.send(#"{"type":"search","query":"k1d3","limit":5}"#)
+            let results = alice.next(timeout: 10) { $0["type"] as? String == "results" }
+            let hits = results?["hits"] as? [[String: Any]] ?? []
+            #expect(hits.first?["id"] as? String == "K1D3")
+            #expect(hits.first?["match"] as? String == "id")
+
+            // Bob saw none of alice's answers.
+            var leaked = 0
+            while let frame = bob.next(timeout: 1) {
+                if ["place", "results"].contains(frame["type"] as? String ?? "") { leaked += 1 }
+            }
+            #expect(leaked == 0)
+        }
+    }
+}
