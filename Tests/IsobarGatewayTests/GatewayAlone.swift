@@ -54,6 +54,26 @@ final class GatewayAlone: @unchecked Sendable {
         throw HTTPProbe.Failure(description: "the gateway never took a tally: \(gateway.stderrText)")
     }
 
+    /// What `pollHealthz` publishes before each probe.
+    enum Publishing { case nothing, tally(today: String?) }
+
+    /// Asks /healthz every 0.1 s (publishing a tally first, when told to) until a reply matches;
+    /// returns it, or nil after `timeout` seconds. `lastTallyAt` is when the last tally was published.
+    func pollHealthz(timeout: Double, publishing: Publishing, until match: (HTTPProbe.Reply) -> Bool) -> HTTPProbe.Reply? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if case .tally(let today) = publishing {
+                lastTallyAt = Date()
+                publishTally(today: today)
+            }
+            if let reply = try? HTTPProbe.get(port: port, path: "/healthz"), match(reply) { return reply }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
+    }
+
+    private(set) var lastTallyAt = Date.distantPast
+
     func publishTally(today: String?, resend: Bool = false) {
         var writer = JSONWriter()
         Tally(gateway: name, clients: 0, digest: "0000000000000000", resend: resend, today: today, tomorrow: nil).write(to: &writer)

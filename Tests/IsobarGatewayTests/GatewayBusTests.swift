@@ -15,7 +15,7 @@ extension GatewayProcessTests {
 
             let carol = WSTestClient(port: gw.port, query: "?client=carol")
             carol.send(Self.view)
-            let first = gw.object(gw.waitFor(topic: "viewport/carol", timeout: 5))
+            let first = gw.object(gw.waitFor(topic: "viewport/carol", timeout: 15))
             #expect(first?["gateway"] as? String == "gw-test")
             #expect((first?["ref"] as? NSNumber)?.intValue == 1)
             #expect(first?["version"] == nil)
@@ -26,25 +26,25 @@ extension GatewayProcessTests {
                 Array(#"{"type":"annotations","client":"carol","version":1,"full":true,"ageSeconds":12,"upsert":[{"id":"A","coordinate":{"latitude":40,"longitude":-100},"title":"1°"}],"remove":[]}"#.utf8),
                 Array(#"{"type":"annotations","client":"carol","version":2,"full":false,"upsert":[],"remove":["A"]}"#.utf8),
             ])
-            let one = carol.next(timeout: 5) { $0["type"] as? String == "annotations" }
-            let two = carol.next(timeout: 5) { $0["type"] as? String == "annotations" }
+            let one = carol.next(timeout: 15) { $0["type"] as? String == "annotations" }
+            let two = carol.next(timeout: 15) { $0["type"] as? String == "annotations" }
             #expect((one?["version"] as? NSNumber)?.intValue == 1 && one?["client"] as? String == "carol")
             #expect((two?["version"] as? NSNumber)?.intValue == 2)
             gw.bus.publish(#"{"type":"callout","client":"carol","id":"A","clear":true,"reason":"cleared"}"#)
-            #expect(carol.next(timeout: 5)?["type"] as? String == "callout")
+            #expect(carol.next(timeout: 15)?["type"] as? String == "callout")
             gw.bus.publish(#"{"type":"status","day":"today","state":"ok"}"#)
-            #expect(carol.next(timeout: 5)?["type"] as? String == "status")
+            #expect(carol.next(timeout: 15)?["type"] as? String == "status")
 
             // The lease carries one client with ref 1 and version 2.
             let expected = LeaseDigest(value: LeaseDigest.entry(client: "carol", ref: 1, version: 2)).hex
-            let lease = gw.object(gw.waitFor(topic: "lease", from: gw.seenCount, timeout: 5) { $0.contains(expected) })
+            let lease = gw.object(gw.waitFor(topic: "lease", from: gw.seenCount, timeout: 15) { $0.contains(expected) })
             #expect((lease?["clients"] as? NSNumber)?.intValue == 1)
             #expect(lease?["digest"] as? String == expected)
 
             // A tally with resend re-publishes the viewport (same ref, the version relayed).
             var mark = gw.seenCount
             gw.publishTally(today: "today-x", resend: true)
-            let resent = gw.object(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 5))
+            let resent = gw.object(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 15))
             #expect((resent?["ref"] as? NSNumber)?.intValue == 1)
             #expect((resent?["version"] as? NSNumber)?.intValue == 2)
             // A second one within the lease interval is ignored... (0.2 s here), a later one is not.
@@ -55,21 +55,21 @@ extension GatewayProcessTests {
             gw.bus.publish(#"{"type":"resync","client":"dave","reason":"gap"}"#)
             #expect(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 1) == nil)
             gw.bus.publish(#"{"type":"resync","reason":"filter started"}"#)
-            #expect(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 5) != nil)
+            #expect(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 15) != nil)
 
             // A new viewport counts up; the frame's own version wins over the relayed one.
             mark = gw.seenCount
             carol.send(#"{"type":"viewport","center":{"latitude":41,"longitude":-100},"span":{"latitudeDelta":2,"longitudeDelta":3},"version":7}"#)
-            let second = gw.object(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 5))
+            let second = gw.object(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 15))
             #expect((second?["ref"] as? NSNumber)?.intValue == 2 && (second?["version"] as? NSNumber)?.intValue == 7)
             carol.send(#"{"type":"select","id":"A"}"#)
-            #expect(gw.object(gw.waitFor(topic: "select/carol", from: mark, timeout: 5))?["id"] as? String == "A")
+            #expect(gw.object(gw.waitFor(topic: "select/carol", from: mark, timeout: 15))?["id"] as? String == "A")
 
             // Closing the WebSocket publishes leave, and the lease is empty again.
             mark = gw.seenCount
             carol.close()
-            #expect(gw.object(gw.waitFor(topic: "leave/carol", from: mark, timeout: 5))?["client"] as? String == "carol")
-            #expect(gw.waitFor(topic: "lease", from: mark, timeout: 5) { $0.contains(#""clients":0"#) && $0.contains("0000000000000000") } != nil)
+            #expect(gw.object(gw.waitFor(topic: "leave/carol", from: mark, timeout: 15))?["client"] as? String == "carol")
+            #expect(gw.waitFor(topic: "lease", from: mark, timeout: 15) { $0.contains(#""clients":0"#) && $0.contains("0000000000000000") } != nil)
         }
 
         @Test func idleClientsCauseNoBusTraffic() throws {
@@ -78,13 +78,14 @@ extension GatewayProcessTests {
             try gw.waitForBus()
             let clients = (0..<5).map { n in WSTestClient(port: gw.port, query: "?client=idle\(n)") }
             for client in clients { client.send(Self.view) }
-            for n in 0..<5 { #expect(gw.waitFor(topic: "viewport/idle\(n)", timeout: 5) != nil) }
+            for n in 0..<5 { #expect(gw.waitFor(topic: "viewport/idle\(n)", timeout: 15) != nil) }
             let mark = gw.seenCount
             Thread.sleep(forTimeInterval: 2)
             let topics = gw.lines(topic: "lease", from: mark).count
             let all = gw.seenCount - mark
             #expect(all == topics, "only leases while idle, saw \(all - topics) other messages")
-            #expect((8...12).contains(topics), "one lease per 0.2 s, saw \(topics) in 2 s")
+            // One lease per 0.2 s: never more than 11 in 2 s; fewer only when the machine is loaded.
+            #expect((3...11).contains(topics), "one lease per 0.2 s, saw \(topics) in 2 s")
         }
 
         @Test func healthzFollowsTheFiltersTally() throws {
@@ -94,15 +95,20 @@ extension GatewayProcessTests {
             #expect(before.status == 503)
             #expect(before.body.contains("no tally from the filter"))
             try gw.waitForBus()
-            #expect(try HTTPProbe.get(port: gw.port, path: "/healthz").status == 200)
-            gw.publishTally(today: nil)
-            Thread.sleep(forTimeInterval: 0.3)
-            let empty = try HTTPProbe.get(port: gw.port, path: "/healthz")
-            #expect(empty.status == 503 && empty.body.contains("the filter has no snapshot yet"))
-            gw.publishTally(today: "today-x")
-            Thread.sleep(forTimeInterval: 1)  // 3 lease intervals (0.6 s) without a tally
-            let stale = try HTTPProbe.get(port: gw.port, path: "/healthz")
-            #expect(stale.status == 503 && stale.body.contains("no tally from the filter for"))
+            // A tally without snapshots: 503 (tallies keep coming so the answer is not a stale one).
+            let empty = gw.pollHealthz(timeout: 15, publishing: .tally(today: nil)) { $0.body.contains("the filter has no snapshot yet") }
+            #expect(empty?.status == 503, "\(String(describing: empty))")
+            // A tally with one: 200, and once tallies stop, 503 after 3 lease intervals (0.6 s), not before.
+            let healthy = gw.pollHealthz(timeout: 15, publishing: .tally(today: "today-x")) { $0.status == 200 }
+            #expect(healthy != nil)
+            let lastTally = gw.lastTallyAt
+            var early: HTTPProbe.Reply?
+            let stale = gw.pollHealthz(timeout: 15, publishing: .nothing) { reply in
+                if reply.status != 200, Date().timeIntervalSince(lastTally) < 0.6 { early = reply }
+                return reply.status == 503
+            }
+            #expect(stale?.body.contains("no tally from the filter for") == true, "\(String(describing: stale))")
+            #expect(early == nil, "stale before 3 lease intervals: \(String(describing: early))")
         }
 
         @Test func sigtermClosesWebSocketsWithGoingAwayAndExitsZero() throws {
@@ -111,10 +117,10 @@ extension GatewayProcessTests {
             try gw.waitForBus()
             let client = WSTestClient(port: gw.port, query: "?client=erin")
             client.send("{}")
-            #expect(client.next(timeout: 5)?["type"] as? String == "error")
+            #expect(client.next(timeout: 15)?["type"] as? String == "error")
             let mark = gw.seenCount
             gw.gateway.signal(SIGTERM)
-            #expect(client.waitForEnd(timeout: 5))
+            #expect(client.waitForEnd(timeout: 15))
             #expect(client.closeCode == 1001)
             #expect(gw.gateway.waitForExit(timeout: .seconds(10)) == .exited(0), "\(gw.gateway.stderrText)")
             #expect(gw.waitFor(topic: "leave/erin", from: mark, timeout: 2) != nil)

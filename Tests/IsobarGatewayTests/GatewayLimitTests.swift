@@ -13,22 +13,22 @@ extension GatewayProcessTests {
             try gw.waitForBus()
             let client = WSTestClient(port: gw.port, query: "?client=big")
             client.send(#"{"type":"select","id":""# + String(repeating: "x", count: 2_000) + #""}"#)
-            let tooLarge = client.next(timeout: 5)
+            let tooLarge = client.next(timeout: 15)
             #expect(tooLarge?["type"] as? String == "error")
             #expect((tooLarge?["message"] as? String)?.contains("over the limit of 1024 bytes") == true)
             client.sendBinary([1, 2, 3])
-            #expect((client.next(timeout: 5)?["message"] as? String)?.contains("binary frames are not accepted") == true)
+            #expect((client.next(timeout: 15)?["message"] as? String)?.contains("binary frames are not accepted") == true)
             client.send(#"{"type":"annotations"}"#)
-            #expect((client.next(timeout: 5)?["message"] as? String)?.contains("unknown type") == true)
+            #expect((client.next(timeout: 15)?["message"] as? String)?.contains("unknown type") == true)
             client.send(#"{"type":"select","client":"mallory","id":"x"}"#)
-            #expect((client.next(timeout: 5)?["message"] as? String)?.contains("does not match") == true)
+            #expect((client.next(timeout: 15)?["message"] as? String)?.contains("does not match") == true)
             // Still usable.
             let mark = gw.seenCount
             client.send(Self.view)
-            #expect(gw.waitFor(topic: "viewport/big", from: mark, timeout: 5) != nil)
+            #expect(gw.waitFor(topic: "viewport/big", from: mark, timeout: 15) != nil)
             // Over the WebSocket layer's own limit (4 x 1024, at least 16 KiB): closed with 1009.
             client.send(String(repeating: " ", count: 40_000))
-            #expect(client.waitForEnd(timeout: 5))
+            #expect(client.waitForEnd(timeout: 15))
             #expect(client.closeCode == 1009)
         }
 
@@ -39,15 +39,15 @@ extension GatewayProcessTests {
             for _ in 0..<8 { client.send("{}") }  // 5 pass (and are bad frames), 3 are over the rate
             var rate = 0, bad = 0
             for _ in 0..<8 {
-                guard let message = client.next(timeout: 5)?["message"] as? String else { break }
+                guard let message = client.next(timeout: 15)?["message"] as? String else { break }
                 if message.contains("over the limit of 5.0 messages/s") { rate += 1 } else { bad += 1 }
             }
             #expect(rate == 3 && bad == 5)
             Thread.sleep(forTimeInterval: 1.2)  // back under the limit: served again
             client.send("{}")
-            #expect((client.next(timeout: 5)?["message"] as? String)?.contains("not a JSON object") == false)
+            #expect((client.next(timeout: 15)?["message"] as? String)?.contains("not a JSON object") == false)
             for _ in 0..<60 { client.send("{}") }
-            #expect(client.waitForEnd(timeout: 5))
+            #expect(client.waitForEnd(timeout: 15))
             #expect(client.closeCode == 1008)
         }
 
@@ -57,7 +57,7 @@ extension GatewayProcessTests {
             defer { gw.stop() }
             let one = WSTestClient(port: gw.port, query: "?client=one")
             one.send("{}")
-            #expect(one.next(timeout: 5) != nil)  // registered
+            #expect(one.next(timeout: 15) != nil)  // registered
             let taken = try HTTPProbe.get(port: gw.port, path: "/ws?client=one", upgrade: true)
             #expect(taken.status == 409, "\(taken)")
             #expect(try HTTPProbe.get(port: gw.port, path: "/ws?client=a/b", upgrade: true).status == 400)
@@ -66,12 +66,14 @@ extension GatewayProcessTests {
             let allowed = try HTTPProbe.openWebSocket(port: gw.port, path: "/ws?client=two", headers: ["Origin": "http://127.0.0.1:8080"])
             defer { close(allowed.fd) }
             #expect(allowed.status == 101)
-            Thread.sleep(forTimeInterval: 0.3)
+            // Handshake: the gateway's lease counts both connections (the second registers just after its 101).
+            #expect(gw.waitFor(topic: "lease", timeout: 15) { $0.contains(#""clients":2"#) } != nil)
             let full = try HTTPProbe.get(port: gw.port, path: "/ws?client=three", upgrade: true)
             #expect(full.status == 503 && full.body.contains("full"), "\(full)")
+            let mark = gw.seenCount
             one.close()
-            #expect(one.waitForEnd(timeout: 5))
-            Thread.sleep(forTimeInterval: 0.3)
+            #expect(one.waitForEnd(timeout: 15))
+            #expect(gw.waitFor(topic: "leave/one", from: mark, timeout: 15) != nil)
             #expect(try HTTPProbe.get(port: gw.port, path: "/ws?client=three", upgrade: true).status == 101)
         }
 

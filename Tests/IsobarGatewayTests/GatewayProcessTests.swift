@@ -1,6 +1,7 @@
 import Testing
 
-/// The tests that run real `isobar` processes. They run one at a time: each blocks a thread while
-/// it waits on processes and sockets, and on two cores the Swift concurrency pool (which also runs
-/// the test's WebSocket client) has only two threads.
+/// The tests that run real `isobar` processes. They run one at a time: each blocks a thread of the
+/// Swift concurrency pool while it waits on processes and sockets (two threads on two cores), and
+/// they share the machine's ports and CPU. Their WebSocket clients run on a thread of their own
+/// (`TestThreadExecutor`), so a blocked pool never stalls them.
 @Suite(.serialized) enum GatewayProcessTests {}
