@@ -52,5 +52,6 @@ extension FilterEngine {
     func remove(_ client: ClientState) {
         attach(client, to: nil, ref: 0)
         clients[client.viewport.client] = nil
+        forgetFavorites(of: client.viewport.client)
     }
 }

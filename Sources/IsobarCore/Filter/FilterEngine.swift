@@ -1,10 +1,11 @@
 /// The region filter: holds the latest complete snapshot of each day and every client's
 /// viewport, and tells each client what entered, left or changed in its view.
 ///
-/// Input: `station`, `snapshot`, `viewport`, `select`, `resync`, `lease`, `leave` (others pass
-/// through unchanged). Output: `visible` (per client, full or a diff, with the client's
-/// `version`), `selection` (callout data for the client's selected station), `tally` (the answer
-/// to a gateway's lease), `error`, and `resync` requests when a snapshot arrived incomplete or a
+/// Input: `station`, `snapshot`, `viewport`, `select`, `resync`, `lease`, `leave`, `nearest`,
+/// `search`, `favorite` (others pass through unchanged). Output: `visible` (per client, full or a
+/// diff, with the client's `version`), `selection` (callout data for the client's selected
+/// station), `closest`/`matches`, `pinned` (a client's favorites), `tally` (the answer to a
+/// gateway's lease), `error`, and `resync` requests when a snapshot arrived incomplete or a
 /// client waits for a day with no data. Pure logic: the caller supplies lines and the clock, and
 /// calls `tick` a few times a second so timed work happens when no input arrives.
 public final class FilterEngine {
@@ -24,9 +25,16 @@ public final class FilterEngine {
     private var missingSnapshotRequests = 0
     /// The time of the line being handled (the caller's clock), for stamping what is sent.
     var clock = 0.0
+    /// Where favorites are made durable (see FilterEngine+Favorites.swift).
+    let favoritesBacking: any FavoritesBacking
+    /// Favorites of the clients that joined or asked, loaded from `favoritesBacking` once each.
+    var favoriteLists: [String: FavoriteList] = [:]
+    /// The backing failed once: from then on favorites live in memory only.
+    var favoritesFailed = false
 
-    public init(options: FilterOptions = FilterOptions()) {
+    public init(options: FilterOptions = FilterOptions(), favorites: any FavoritesBacking = InMemoryFavorites()) {
         self.options = options
+        self.favoritesBacking = favorites
     }
 
     public var clientCount: Int { clients.count }
@@ -63,6 +71,7 @@ public final class FilterEngine {
         case "leave": leave(try Leave(from: object))
         case "nearest": nearest(try NearestRequest(from: object), now: now, into: &out)
         case "search": search(try SearchRequest(from: object), now: now, into: &out)
+        case "favorite": try favorite(FavoriteRequest(from: object), now: now, into: &out)
         default:
             out.raw(object.rawBytes)
             out.newline()
@@ -135,6 +144,8 @@ public final class FilterEngine {
                 send(client, full: client.shownSnapshot == nil, forceMessage: true, into: &out)
                 refreshSelection(client, onlyIfChanged: true, into: &out)
             }
+            // Favorites show both days: any client's list may have changed.
+            refreshFavorites(favoriteLists.keys.filter { clients[$0] != nil }.sorted(), reason: "updated", into: &out)
         case .incomplete(let received, let expected):
             line.withUnsafeBytes { raw in
                 ErrorMessage(stage: Self.stage,
@@ -184,6 +195,7 @@ public final class FilterEngine {
             client.version = viewport.version ?? 0
             clients[viewport.client] = client
             attach(client, to: viewport.gateway, ref: viewport.ref ?? 0)
+            joinFavorites(client, into: &out)
             if !hasData && viewport.version != nil {
                 // It shows something: keep it until there is data to answer with (no blank map).
                 waitingDays.insert(viewport.day)
@@ -239,6 +251,7 @@ public final class FilterEngine {
         let restyled = old.day != viewport.day || old.presentation != viewport.presentation
         send(client, full: restyled || client.shownSnapshot == nil, into: &out)
         refreshSelection(client, onlyIfChanged: !restyled, into: &out)
+        if old.presentation != viewport.presentation { refreshFavorites([viewport.client], reason: "updated", into: &out) }
     }
 
     private func select(_ select: Select, now: Double, into out: inout JSONWriter) throws(MessageError) {
@@ -266,6 +279,7 @@ public final class FilterEngine {
         client.lastSeen = now
         send(client, full: true, forceMessage: true, into: &out)
         refreshSelection(client, onlyIfChanged: false, into: &out)
+        refreshFavorites([name], reason: "resync", force: true, into: &out)
     }
 
     /// Computes the client's visible set and sends it in full, or as the difference from what the
@@ -395,6 +409,11 @@ public final class FilterEngine {
         var gone: [ClientState] = []
         for client in clients.values where !isAlive(client, now: now) { gone.append(client) }
         for client in gone { remove(client) }
+        // Lists of clients that asked without ever joining are in the backing; memory holds only
+        // joined clients' (unless the backing failed and memory is all there is).
+        if !favoritesFailed && favoriteLists.count > clients.count {
+            favoriteLists = favoriteLists.filter { clients[$0.key] != nil }
+        }
         // A gateway that stopped leasing and hosts nobody is forgotten too.
         gateways = gateways.filter { $0.value.clients > 0 || now - $0.value.lastLease < options.leaseTimeout }
     }

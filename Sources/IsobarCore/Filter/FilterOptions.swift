@@ -17,6 +17,8 @@ public struct FilterOptions: Sendable {
     public var tallyGrace: Double = 0.5
     /// At most one resend request per gateway per this many seconds.
     public var resendInterval: Double = 1
+    /// Most favorites one client may keep (a bound on the memory and the answer's size).
+    public var maxFavorites = 200
 
     public init() {}
 }

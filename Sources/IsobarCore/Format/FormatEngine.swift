@@ -1,5 +1,6 @@
 /// The formatter: turns the filter's `visible` sets into the client contract's `annotations`,
-/// and `selection` into `callout`. Stateless per client (the filter owns versions and
+/// `selection` into `callout`, `closest`/`matches` into `place`/`results` and `pinned` into
+/// `starred`. Stateless per client (the filter owns versions and
 /// selections), so it can be restarted or replaced at any moment.
 public struct FormatEngine: Sendable {
     public static let stage = "format"
@@ -25,6 +26,7 @@ public struct FormatEngine: Sendable {
             case "selection": try callout(object, into: &out)
             case "closest": try place(object, into: &out)
             case "matches": try results(object, into: &out)
+            case "pinned": try starred(object, into: &out)
             default:
                 out.raw(object.rawBytes)
                 out.newline()
