@@ -120,6 +120,28 @@ extension GatewayProcessTests {
             #expect(metrics.body.contains(#"isobar_gateway_errors_total{reason="slow_reader"} 1"#))
         }
 
+        @Test func aPeerThatDoesNotAnswerPingsIsDropped() throws {
+            let gw = try GatewayAlone(["--ping", "0.3"])
+            defer { gw.stop() }
+            try gw.waitForBus()
+            // A live client answers the pings (hummingbird-websocket's client does) and stays.
+            let live = WSTestClient(port: gw.port, query: "?client=live")
+            live.send("{}")
+            #expect(live.next(timeout: 15)?["type"] as? String == "error")
+            // A peer that upgrades and then never reads or answers: closed (1001, by
+            // hummingbird-websocket's auto-ping) once a ping goes unanswered for a ping interval.
+            let mark = gw.seenCount
+            let opened = Date()
+            let fd = try HTTPProbe.openSilentWebSocket(port: gw.port, path: "/ws?client=mute")
+            defer { close(fd) }
+            let leave = gw.waitFor(topic: "leave/mute", from: mark, timeout: 15)
+            let after = Date().timeIntervalSince(opened)
+            #expect(leave != nil, "\(gw.gateway.stderrText)")
+            #expect(after >= 0.3, "dropped after \(after) s, before a ping interval")
+            print("limits: a peer that does not answer pings (--ping 0.3) left after \(String(format: "%.2f", after)) s")
+            #expect(!live.isEnded, "the live client was dropped too: \(String(describing: live.closeCode))")
+        }
+
         @Test func remoteListenNeedsAllowRemote() throws {
             let refused = try ProcessHarness.isobar(["gateway", "--listen", "0.0.0.0:0"])
             #expect(refused.waitForExit(timeout: .seconds(10)) == .exited(64))
