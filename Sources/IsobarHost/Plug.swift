@@ -18,7 +18,12 @@ final class Plug: @unchecked Sendable {
     private let stage: String
     private let logger: Logger
     private let condition = NSCondition()
-    private var state: PlugState = .starting
+    private var state: PlugState = .starting {
+        // Every change wakes the input thread, which waits in poll on its socket and this pipe.
+        didSet { wake?.signal() }
+    }
+    /// Wakes the input thread when `state` changes (nil: out of descriptors; it then polls on a timer).
+    let wake = WakePipe()
     private var stopRequests = 0
 
     init(options: PlugOptions, logger: Logger) {

@@ -15,8 +15,11 @@ import Logging
 /// restart therefore loses only what was already in the dead child's pipe or in its hands; beyond
 /// the bound messages are dropped and counted in the log.
 enum PlugInput {
-    /// How often the loop looks at the plug's state when no message arrives.
-    static let pollInterval: Duration = .milliseconds(100)
+    /// How often the loop looks at the plug's state when no message arrives and nothing woke it:
+    /// a safety net only, since every state change signals the plug's wake pipe.
+    static let pollInterval: Duration = .seconds(5)
+    /// The same without a wake pipe (the process was out of descriptors).
+    static let pollIntervalWithoutWake: Duration = .milliseconds(100)
     /// Most bytes held for the next child while none runs (a restart's backoff is at most seconds).
     static let pendingLimit = 8 << 20
 
@@ -85,7 +88,10 @@ enum PlugInput {
                 }
 
                 do {
-                    let events = try ZMQPoll.poll([.socket(socket, .readable)], timeout: pollInterval)
+                    var items: [ZMQPollItem] = [.socket(socket, .readable)]
+                    if let wake = plug.wake { items.append(.fileDescriptor(wake.readFD, .readable)) }
+                    let events = try ZMQPoll.poll(items, timeout: plug.wake == nil ? pollIntervalWithoutWake : pollInterval)
+                    if events.count > 1, events[1].contains(.readable) { plug.wake?.drain() }
                     guard events.first?.contains(.readable) == true else { continue }
                 } catch {
                     if !error.isTerminated { logger.error("\(stage): receiving from the broker failed: \(error)") }

@@ -252,9 +252,15 @@ final class ProcessHarness: @unchecked Sendable {
     }
 
     /// All stdout lines so far (consumed or not).
+    /// Every stdout line so far; once the process has ended, waits (up to 5 s) for the reader to
+    /// reach end of file first, so lines written just before the exit are not missed.
     var allStdoutLines: [String] {
         condition.lock()
         defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(5)
+        while box.termination != nil && box.stdoutOpen {
+            if !condition.wait(until: deadline) { break }
+        }
         return box.stdoutLines
     }
 
