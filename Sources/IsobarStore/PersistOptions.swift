@@ -2,6 +2,8 @@
 public struct PersistOptions: Sendable, Equatable {
     public static let defaultDataDirectory = "./data"
     public static let databaseFileName = "isobar.sqlite"
+    /// The filter's favorites file in the same directory (`isobar up` passes it to `filter --favorites`).
+    public static let favoritesFileName = "favorites.sqlite"
 
     /// The SQLite file; its directory is created when missing.
     public var databasePath: String

@@ -30,7 +30,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cannot open the database \(path) for writing: \(reason). Check that the path is a writable file "
                 + "(not a directory) on a writable file system, or choose another location with --data-dir."
         case .corrupt(let path, let detail):
-            return "the database \(path) is not a valid isobar store or is damaged (\(detail)). persist will not "
+            return "the database \(path) is not a valid isobar store or is damaged (\(detail)). isobar will not "
                 + "overwrite it: move it away (mv \(path) \(path).corrupt, with any -wal and -shm file beside it) and "
                 + "restart to begin with an empty store, or salvage it with `sqlite3 \(path) .recover`."
         case .incompatible(let path, let detail):

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IsobarCore
 import IsobarHost
+import IsobarStore
 
 struct FilterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,9 +15,11 @@ struct FilterCommand: ParsableCommand {
           {"type":"viewport","client":"alice","center":{"latitude":40.924,"longitude":-108.0955},"span":{"latitudeDelta":25,"longitudeDelta":20},"day":"today","field":"temperature"}
           {"type":"select","client":"alice","id":"K1D3"}
           {"type":"resync","client":"alice"}
+          {"type":"favorite","client":"alice","id":"K1D3","on":true}
         Output (stdout, NDJSON):
           {"type":"visible","client":"alice","version":1,"full":true,"day":"today","snapshot":"today-5f1c…","source":"feed","fetchedAt":1795000000,"ageSeconds":0,"field":"temperature","upsert":[{"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.90468887898,"windDirection":270,"precipitation":0}],"remove":[]}
           {"type":"selection","client":"alice","id":"K1D3","day":"today",…,"reason":"selected","station":{…}}
+          {"type":"pinned","client":"alice","reason":"added","items":[{"id":"K1D3","today":{…},"tomorrow":null}]}
           {"type":"error","stage":"filter","message":"latitude 91 is outside [-90, 90]","excerpt":"…"}
           {"type":"resync","reason":"incomplete snapshot …"}   (asks the publishers to replay)
         A snapshot takes effect only when its end marker arrives with every station. Viewports
@@ -39,6 +42,8 @@ struct FilterCommand: ParsableCommand {
     var leaseTimeout: Double = 30
     @Option(help: "Longest accepted input line in bytes.")
     var maxLineBytes = 1 << 20
+    @Option(help: "SQLite file keeping each client's favorites across restarts (created if missing; default: in memory only).")
+    var favorites: String?
     @Flag(help: "Write a resync request at start so publishers replay their snapshots (used on the bus).")
     var requestResync = false
 
@@ -47,7 +52,18 @@ struct FilterCommand: ParsableCommand {
         var options = FilterOptions()
         options.idleSeconds = idle
         options.leaseTimeout = leaseTimeout
-        let engine = FilterEngine(options: options)
+        let backing: any FavoritesBacking
+        if let favorites {
+            let store = FavoritesStore(path: favorites)
+            if let problem = store.openError {
+                // Also an `error` line on the first favorites use; here for the operator at once.
+                FileHandle.standardError.write(Data("isobar filter: favorites: \(problem) Favorites are kept in memory only.\n".utf8))
+            }
+            backing = store
+        } else {
+            backing = InMemoryFavorites()
+        }
+        let engine = FilterEngine(options: options, favorites: backing)
         if let viewport {
             engine.register(Viewport(client: client, region: viewport.region, day: day,
                                      presentation: Presentation(field: field), limit: limit))

@@ -60,18 +60,20 @@ struct UpCommand: ParsableCommand {
             tomorrowURL = tomorrow ?? "http://127.0.0.1:\(samplePort)/tomorrow.json"
         }
         let pollInterval = interval ?? (sample ? min(5, samplePeriod) : 60)
+        let favoritesFile = dataDir + "/" + PersistOptions.favoritesFileName
         services += [
             ServiceSpec(name: "persist", command: me, arguments: [
                 "plug", "--name", "persist", "--sub", "station", "--sub", "snapshot", "--sub", "resync", "--",
                 me, "persist", "--data-dir", dataDir], startDelay: .milliseconds(200)),
             ServiceSpec(name: "format", command: me, arguments: [
-                "plug", "--name", "format", "--sub", "visible", "--sub", "selection", "--sub", "closest", "--sub", "matches", "--",
+                "plug", "--name", "format", "--sub", "visible", "--sub", "selection", "--sub", "closest", "--sub", "matches", "--sub", "pinned", "--",
                 me, "format", "--units", units, "--locale", locale]),
             // The filter starts last and asks for a resync, so persist and fetch answer it once their
             // subscriptions are in place.
             ServiceSpec(name: "filter", command: me, arguments: [
                 "plug", "--name", "filter", "--sub", "station", "--sub", "snapshot", "--sub", "viewport/",
-                "--sub", "select/", "--sub", "resync", "--sub", "lease", "--sub", "leave/", "--sub", "nearest/", "--sub", "search/", "--", me, "filter", "--request-resync"], startDelay: .milliseconds(300)),
+                "--sub", "select/", "--sub", "resync", "--sub", "lease", "--sub", "leave/", "--sub", "nearest/", "--sub", "search/", "--sub", "favorite/", "--", me, "filter", "--request-resync",
+                "--favorites", favoritesFile], startDelay: .milliseconds(300)),
             ServiceSpec(name: "fetch", command: me, arguments: [
                 "plug", "--name", "fetch", "--sub", "resync", "--",
                 me, "fetch", "--today", todayURL, "--tomorrow", tomorrowURL, "--interval", String(pollInterval),

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import IsobarCore
+
+/// Each client's favorite stations in an SQLite file of their own (`favorites.sqlite` beside the
+/// snapshot store), the filter's durable `FavoritesBacking`.
+///
+/// A separate file, not tables in the snapshot store: the filter writes it and persist writes
+/// the other, so neither waits on the other's lock, and a damaged favorites file can never cost
+/// snapshot data (or the reverse). WAL mode and one transaction per change, as the snapshot
+/// store, so a killed filter leaves the list before or after a change, never between.
+///
+/// Opening never throws: a file that cannot be opened (damaged, not a database, read-only, a
+/// newer schema) is remembered, and every call throws that `StoreError`, which names the file.
+/// The filter reports it once and keeps favorites in memory; the file is left untouched.
+public final class FavoritesStore: FavoritesBacking, Sendable {
+    public let path: String
+    public var location: String { path }
+    private let state: State
+
+    /// Open, or why not.
+    private enum State: Sendable {
+        case open(DatabaseQueue)
+        case unusable(StoreError)
+    }
+
+    /// Opens (creating if needed) the favorites file at `path`, creating its directory.
+    public init(path: String) {
+        self.path = path
+        do {
+            try DataDirectory.create(parentOf: path)
+            state = .open(try Self.open(path))
+        } catch {
+            state = .unusable(error)
+        }
+    }
+
+    /// Why the file cannot be used, or nil when it is open.
+    public var openError: StoreError? {
+        if case .unusable(let error) = state { return error }
+        return nil
+    }
+
+    public func favorites(of client: String) throws -> [String] {
+        try run("reading the favorites of \(client)") { db in
+            try db.read { db in
+                try String.fetchAll(db, sql: "SELECT id FROM favorites WHERE client = ? ORDER BY position", arguments: [client])
+            }
+        }
+    }
+
+    public func add(_ id: String, for client: String) throws {
+        try run("adding favorite \(id) of \(client)") { db in
+            try db.write { db in
+                let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM favorites WHERE client = ?", arguments: [client]) ?? 1
+                try db.execute(sql: "INSERT OR IGNORE INTO favorites (client, id, position) VALUES (?, ?, ?)", arguments: [client, id, next])
+            }
+        }
+    }
+
+    public func remove(_ id: String, for client: String) throws {
+        try run("removing favorite \(id) of \(client)") { db in
+            try db.write { db in try db.execute(sql: "DELETE FROM favorites WHERE client = ? AND id = ?", arguments: [client, id]) }
+        }
+    }
+
+    /// Closes the file. Later calls fail.
+    public func close() throws(StoreError) {
+        guard case .open(let database) = state else { return }
+        do { try database.close() } catch { throw StoreError.from(error, operation: "closing", path: path) }
+    }
+
+    private func run<T>(_ operation: String, _ body: (DatabaseQueue) throws -> T) throws(StoreError) -> T {
+        switch state {
+        case .unusable(let error):
+            throw error
+        case .open(let database):
+            do { return try body(database) } catch { throw StoreError.from(error, operation: operation, path: path) }
+        }
+    }
+
+    private static func open(_ path: String) throws(StoreError) -> DatabaseQueue {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .cannotOpen(path: path, reason: "it is a directory")
+        }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(5)
+        configuration.label = "isobar-favorites"
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let database: DatabaseQueue
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            let check = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(3)") }
+            guard check == ["ok"] else { throw StoreError.corrupt(path: path, detail: "quick_check: " + check.joined(separator: "; ")) }
+            if try database.read({ db in try migrator.hasBeenSuperseded(db) }) {
+                throw StoreError.incompatible(path: path, detail: "it was written by a newer version of isobar")
+            }
+            try migrator.migrate(database)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.from(error, operation: "opening", path: path)
+        }
+        return database
+    }
+
+    /// The schema, as GRDB migrations (append new ones; never edit a shipped one). `position`
+    /// keeps the order of adding; readable with `sqlite3` like the snapshot store.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: favorites") { db in
+            try db.execute(sql: """
+                CREATE TABLE favorites (
+                    client TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (client, id)
+                ) WITHOUT ROWID;
+                CREATE INDEX favorites_in_order ON favorites (client, position);
+                """)
+        }
+        return migrator
+    }()
+}
