@@ -12,9 +12,8 @@ public enum ClientFrame: Sendable {
     /// Any other accepted message as the JSON line to publish, `client` filled in, no raw newline.
     case line([UInt8])
 
-    /// The types an app may send besides `viewport` (the later nearest/search/favorites messages
-    /// pass through the same way, so the gateway need not change when the filter learns them).
-    public static let passThroughTypes: Set<String> = ["select", "resync", "nearest", "search"]
+    /// The types an app may send besides `viewport`, published as they are with `client` filled in.
+    public static let passThroughTypes: Set<String> = ["select", "resync", "nearest", "search", "favorite"]
 
     public static func parse(_ bytes: [UInt8], client: String) throws(MessageError) -> ClientFrame {
         let object: JSONObject
@@ -33,7 +32,7 @@ public enum ClientFrame: Sendable {
             }
         }
         guard type == "viewport" || passThroughTypes.contains(type) else {
-            throw MessageError("unknown type \"\(type.prefix(40))\"; a client sends viewport, select, resync, nearest or search")
+            throw MessageError("unknown type \"\(type.prefix(40))\"; a client sends viewport, select, resync, nearest, search or favorite")
         }
         let line = withClient(object, client: client)
         if type == "viewport" {

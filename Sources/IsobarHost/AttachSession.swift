@@ -22,7 +22,7 @@ public final class AttachSession: @unchecked Sendable {
     private var answered = false
     private var closed = false
     private let heartbeat: Double
-    /// Print every annotations/callout/place/results line on stdout (plain mode).
+    /// Print every annotations/callout/place/results/starred line on stdout (plain mode).
     public var printMessages = false
     /// Called (on the receive thread) after each applied message.
     public var onChange: (@Sendable () -> Void)?
@@ -35,9 +35,9 @@ public final class AttachSession: @unchecked Sendable {
         self.client = client
         self.heartbeat = heartbeat
         self.viewport = initial
-        // `place/` and `results/` answer `nearest` and `search` (PROTOCOL.md, "Find").
+        // `place/`, `results/` and `starred/` answer `nearest`, `search` and `favorite` (PROTOCOL.md, "Find").
         bus = try BusClient(endpoints: endpoints, topics: ["annotations/\(client)", "callout/\(client)", "place/\(client)",
-                                                           "results/\(client)", "resync", "status"])
+                                                           "results/\(client)", "starred/\(client)", "resync", "status"])
     }
 
     public func start() {
@@ -139,7 +139,7 @@ public final class AttachSession: @unchecked Sendable {
             onChange?()
             return
         }
-        if topic == "place/\(client)" || topic == "results/\(client)" {
+        if topic == "place/\(client)" || topic == "results/\(client)" || topic == "starred/\(client)" {
             lock.withLock { lastFound = payload }
             if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
             onChange?()

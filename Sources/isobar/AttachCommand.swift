@@ -13,12 +13,13 @@ struct AttachCommand: ParsableCommand {
         f cycles the field, u cycles units, Enter selects the station nearest the centre, q quits.
 
         Otherwise (or with --plain): reads client-contract messages as NDJSON on stdin and publishes them
-        ("client" is filled in when missing), and prints every annotations/callout/place/results message for this client
+        ("client" is filled in when missing), and prints every annotations/callout/place/results/starred message for this client
         as NDJSON on stdout:
           stdin:  {"type":"viewport","center":{"latitude":40.924,"longitude":-108.0955},"span":{"latitudeDelta":25,"longitudeDelta":20},"day":"today","field":"wind"}
                   {"type":"select","id":"K1D3"}
                   {"type":"nearest","latitude":48.7,"longitude":21.25}
                   {"type":"search","query":"kosice"}
+                  {"type":"favorite","id":"K1D3","on":true}
           stdout: {"type":"annotations","client":"alice","version":1,"full":true,…,"upsert":[{"id":"K1D3","coordinate":{…},"title":"46°",…}],"remove":[]}
                   {"type":"callout","client":"alice","id":"K1D3",…}
         A gap in "version" triggers a resync request; the viewport is re-sent when the filter restarts and
