@@ -67,7 +67,7 @@ public final class StationSnapshot {
         grid = SpatialGrid(coordinates: stations.lazy.map(\.coordinate))  // no temporary copy
         cells = CellSummaries(grid: grid, stations: stations)
         nearest = NearestIndex(grid: grid)
-        names = NameIndex(stations: stations)
+        names = NameIndex(stations: stations, idsFoundElsewhere: true)
         positionByKey = positions
         self.interner = interner
     }

@@ -17,9 +17,10 @@ import Darwin
 /// at the poles (caps are true spherical bounds, whatever a cell's shape in degrees).
 public struct NearestIndex: Sendable {
     let grid: SpatialGrid
-    /// Per cell: the cap's centre as a unit vector, and cos/sin of its radius (NaN when empty).
-    private let capX: [Double], capY: [Double], capZ: [Double]
-    private let capRadius: [Double]
+    /// Per cell: the cap's radius in radians, rounded up to a `Float` (NaN when the cell is empty).
+    /// The centre is the cell's middle, computed when needed (`centre(ofCell:)`), so a cell costs
+    /// 4 bytes here, not 32: at a million stations the grid has a million cells, mostly empty.
+    private let capRadius: [Float]
     /// Slack, in radians, added to every bound so floating-point error can only make the search
     /// look at one cell too many, never skip one (1e-9 rad is 6 mm on the ground).
     static let slack = 1e-9
@@ -27,23 +28,28 @@ public struct NearestIndex: Sendable {
     public init(grid: SpatialGrid) {
         self.grid = grid
         let cells = grid.rows * grid.columns
-        var x = [Double](repeating: 0, count: cells), y = x, z = x
-        var radius = [Double](repeating: .nan, count: cells)
-        let size = 1 / Double(grid.cellsPerDegree)
+        var radius = [Float](repeating: .nan, count: cells)
         for cell in 0..<cells {
             let positions = grid.positions(ofCell: cell)
             guard !positions.isEmpty else { continue }
-            let row = cell / grid.columns, column = cell % grid.columns
-            let centre = GreatCircle.vector(latitude: (Double(row) + 0.5) * size - 90, longitude: (Double(column) + 0.5) * size - 180)
+            let centre = Self.centre(ofCell: cell, in: grid)
             var largest = 0.0
             for k in positions {
                 let p = GreatCircle.vector(latitude: grid.latitudes[k], longitude: grid.longitudes[k])
                 largest = max(largest, GreatCircle.angle(centre, p))
             }
-            (x[cell], y[cell], z[cell]) = centre
-            radius[cell] = largest + Self.slack
+            // Float rounds to nearest: step up once so the stored bound is never below the true one.
+            radius[cell] = Float(largest + Self.slack).nextUp
         }
-        capX = x; capY = y; capZ = z; capRadius = radius
+        capRadius = radius
+    }
+
+    /// The middle of `cell` as a unit vector (the same computation at build and at search time).
+    @inline(__always)
+    static func centre(ofCell cell: Int, in grid: SpatialGrid) -> (Double, Double, Double) {
+        let size = 1 / Double(grid.cellsPerDegree)
+        let row = cell / grid.columns, column = cell % grid.columns
+        return GreatCircle.vector(latitude: (Double(row) + 0.5) * size - 90, longitude: (Double(column) + 0.5) * size - 180)
     }
 
     /// The result of a search: the station's index (as given to the grid), and its haversine term.
@@ -158,8 +164,8 @@ public struct NearestIndex: Sendable {
             let start = Int(grid.cellStart[cell]), end = Int(grid.cellStart[cell + 1])
             guard start < end else { return }
             if bestAngle.isFinite {
-                let centre = (index.capX[cell], index.capY[cell], index.capZ[cell])
-                if GreatCircle.angle(vector, centre) - index.capRadius[cell] > bestAngle { return }
+                let centre = NearestIndex.centre(ofCell: cell, in: grid)
+                if GreatCircle.angle(vector, centre) - Double(index.capRadius[cell]) > bestAngle { return }
             }
             for k in start..<end {
                 let h = GreatCircle.haversine(latitude1: point.latitude, longitude1: point.longitude, cosLatitude1: cosLatitude,

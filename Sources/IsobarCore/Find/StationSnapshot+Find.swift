@@ -12,6 +12,6 @@ extension StationSnapshot {
 
     /// The best `limit` stations for a search query (see ``NameIndex/search(_:limit:in:)``).
     public func search(_ query: String, limit: Int) -> [(station: Station, match: NameMatch)] {
-        names.search(query, limit: limit, in: stations).map { (stations[Int($0.position)], $0.match) }
+        names.search(query, limit: limit, in: stations, exactID: { self.position(of: $0) }).map { (stations[Int($0.position)], $0.match) }
     }
 }
