@@ -33,6 +33,11 @@
       age: (a) => `data ${a} old`, stored: "stored data", offline: "feed offline",
       waiting: "waiting for data", loading: "loading…", unknown: "no data",
       clustered: (n, m) => `${n} stations in ${m} markers`,
+      search: "Search stations", nearestCentre: "Nearest to centre", favorites: "Favorites",
+      noHits: (q) => `no station matches “${q}”`, noPlace: "no station (no data for this day)",
+      nearestTo: "Nearest", unknownStation: "unknown station", star: "Add to favorites",
+      unstar: "Remove from favorites", noFavorites: "none yet: ☆ in a station's callout adds one",
+      searchTooLong: "at most 100 characters", searchTimeout: "no answer from the server",
     },
     sk: {
       today: "Dnes", tomorrow: "Zajtra", temperature: "Teplota", wind: "Vietor",
@@ -42,6 +47,11 @@
       age: (a) => `údaje staré ${a}`, stored: "uložené údaje", offline: "zdroj nedostupný",
       waiting: "čakám na údaje", loading: "načítavam…", unknown: "bez údajov",
       clustered: (n, m) => `${n} staníc v ${m} značkách`,
+      search: "Hľadať stanice", nearestCentre: "Najbližšia k stredu", favorites: "Obľúbené",
+      noHits: (q) => `žiadna stanica nezodpovedá „${q}“`, noPlace: "žiadna stanica (bez údajov pre tento deň)",
+      nearestTo: "Najbližšia", unknownStation: "neznáma stanica", star: "Pridať k obľúbeným",
+      unstar: "Odobrať z obľúbených", noFavorites: "zatiaľ žiadne: ☆ v popise stanice pridá",
+      searchTooLong: "najviac 100 znakov", searchTimeout: "server neodpovedá",
     },
   };
 
@@ -201,7 +211,33 @@
     const page = new URLSearchParams(window.location.search);
     url.search = "";
     for (const key of ["client", "token"]) if (page.has(key)) url.searchParams.set(key, page.get(key));
+    // Without ?client= (and without a token, which names the client itself) the page uses a name
+    // of its own, made once and kept in localStorage, so favorites survive a reload.
+    if (!page.has("client") && !page.has("token")) url.searchParams.set("client", storedClientName());
     return url.toString();
+  }
+
+  /// "web-" and 16 random hex digits, kept in localStorage (valid for the gateway: [A-Za-z0-9._-], 1-64).
+  function storedClientName() {
+    if (state.clientName) return state.clientName;
+    let name = null;
+    try {
+      name = localStorage.getItem("isobar.client");
+    } catch (e) {
+      name = null;
+    }
+    if (!name || !/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
+      const bytes = new Uint8Array(8);
+      crypto.getRandomValues(bytes);
+      name = "web-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      try {
+        localStorage.setItem("isobar.client", name);
+      } catch (e) {
+        /* private mode: the name lasts for this page only */
+      }
+    }
+    state.clientName = name;
+    return name;
   }
 
   function connect() {
@@ -280,8 +316,15 @@
       case "status":
         if (message.day in state.feedFailed) state.feedFailed[message.day] = message.state === "failed";
         return renderStatus();
+      case "place":
+        return applyPlace(message);
+      case "results":
+        return applyResults(message);
+      case "starred":
+        return applyStarred(message);
       case "error":
         console.warn("isobar: error from the gateway", message);
+        if (search.pending) showSearchError(message.message || message.reason || "error");
         state.lastError = { text: message.message || message.reason || "error", at: Date.now() };
         return renderStatus();
       default:
@@ -460,7 +503,9 @@
 
   // The map's own click (not a marker's) closes the callout; a click on another marker only moves it.
   const popup = L.popup({ className: "callout", maxWidth: 320, minWidth: 200, offset: [0, -8], autoPanPadding: [24, 24], closeOnClick: false });
-  map.on("click", () => {
+  map.on("click", (e) => {
+    // Alt-click asks for the station nearest the point (a long press does too: see contextmenu).
+    if (e.originalEvent && e.originalEvent.altKey) return askNearest(e.latlng);
     if (popup.isOpen()) map.closePopup(popup);
   });
   let closingProgrammatically = false;
@@ -497,8 +542,7 @@
     setSelected(id);
     send({ type: "select", id });
     // Show the station at once; the callout replaces this when it arrives.
-    showPopup(a.coordinate, `<div class="callout-body"><h3>${escapeHTML(a.subtitle || id)}</h3>` +
-      `<div class="sub">${escapeHTML(id)}</div><div class="loading">${escapeHTML(t("loading"))}</div></div>`);
+    showPopup(a.coordinate, placeholderHTML(id, a.subtitle || id));
   }
 
   function showPopup(coordinate, html) {
@@ -526,7 +570,7 @@
       .map((d) => `<dt>${escapeHTML(d.label)}</dt><dd>${escapeHTML(d.value)}</dd>`)
       .join("");
     const html = `<div class="callout-body" data-id="${escapeHTML(c.id)}" data-reason="${escapeHTML(c.reason || "")}">` +
-      `<h3>${escapeHTML(c.title || c.id)}</h3>` +
+      `<h3>${starHTML(c.id)}${escapeHTML(c.title || c.id)}</h3>` +
       (c.subtitle ? `<div class="sub">${escapeHTML(c.subtitle)}</div>` : "") +
       (details ? `<dl>${details}</dl>` : `<div class="loading">${escapeHTML(t("unknown"))}</div>`) +
       `</div>`;
@@ -643,9 +687,235 @@
     }
     if (state.lastError && Date.now() - state.lastError.at < 8000) parts.push(`⚠ ${state.lastError.text}`);
     statusText.textContent = parts.join(" · ");
+    if (typeof renderFindText === "function") renderFindText();
     statusDot.className = `dot ${state.connection}${state.feedFailed[settings.day] ? " failed" : ""}${d && d.source === "store" ? " stored" : ""}`;
   }
   setInterval(renderStatus, 1000);
+
+  // ---- find: search, nearest, favorites ----------------------------------------------------
+
+  const SEARCH_DEBOUNCE_MS = 250;
+  const SEARCH_TIMEOUT_MS = 8000;
+  const searchInput = document.getElementById("search");
+  const searchError = document.getElementById("search-error");
+  const resultsList = document.getElementById("results");
+  const nearestButton = document.getElementById("nearest");
+  const placeLine = document.getElementById("place");
+  const favoritesList = document.getElementById("favorites");
+  const favoritesCount = document.getElementById("fav-count");
+  const search = { timer: null, pending: null, timeout: null, lastSent: null };
+  const placeLayer = L.layerGroup().addTo(map);
+  let favoriteIds = new Set();
+
+  /// Sends the search box's query (unless blank or unchanged since the last send, `force` sends anyway).
+  function sendSearch(force) {
+    clearTimeout(search.timer);
+    search.timer = null;
+    const query = searchInput.value;
+    if (!query.trim()) {
+      search.pending = null;
+      search.lastSent = null;
+      clearTimeout(search.timeout);
+      window.isobar.results = null;
+      resultsList.replaceChildren();
+      resultsList.hidden = true;
+      showSearchError(null);
+      return;
+    }
+    if (query.length > 100) return showSearchError(t("searchTooLong"));
+    if (!force && query === search.lastSent) return;
+    if (!send({ type: "search", query, limit: 20 })) return;
+    search.lastSent = query;
+    search.pending = query;
+    clearTimeout(search.timeout);
+    search.timeout = setTimeout(() => {
+      if (search.pending === query) {
+        search.pending = null;
+        showSearchError(t("searchTimeout"));
+      }
+    }, SEARCH_TIMEOUT_MS);
+  }
+
+  searchInput.addEventListener("input", () => {
+    clearTimeout(search.timer);
+    search.timer = setTimeout(() => sendSearch(false), SEARCH_DEBOUNCE_MS);
+  });
+  searchInput.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      sendSearch(true);
+    } else if (e.key === "Escape") {
+      searchInput.value = "";
+      sendSearch(false);
+    }
+  });
+  // Keys typed in the box are not the map's (Leaflet's keyboard panning).
+  L.DomEvent.disableClickPropagation(document.getElementById("panel"));
+  L.DomEvent.disableScrollPropagation(document.getElementById("panel"));
+
+  function showSearchError(text) {
+    searchError.textContent = text ? `⚠ ${text}` : "";
+    searchError.hidden = !text;
+  }
+
+  function applyResults(m) {
+    // Answers to queries typed over since are dropped; so are answers with the box emptied.
+    if (!searchInput.value.trim() || m.query !== searchInput.value) return;
+    window.isobar.results = m;
+    search.pending = null;
+    clearTimeout(search.timeout);
+    showSearchError(null);
+    const hits = m.hits || [];
+    const items = hits.map((h) => {
+      const li = document.createElement("li");
+      li.dataset.id = h.id;
+      li.dataset.match = h.match || "";
+      li.tabIndex = 0;
+      li.innerHTML = `<span class="name">${escapeHTML(h.name || h.id)}</span>` +
+        `<span class="id">${escapeHTML(h.id)}</span>` +
+        `<span class="title">${escapeHTML(h.title || "–")}</span>` +
+        `<span class="match m-${escapeHTML(h.match || "")}">${escapeHTML(h.match || "")}</span>`;
+      const go = () => goTo(h.id, h.coordinate, h.name);
+      li.addEventListener("click", go);
+      li.addEventListener("keydown", (e) => e.key === "Enter" && go());
+      return li;
+    });
+    if (!items.length) {
+      const li = document.createElement("li");
+      li.className = "empty";
+      li.textContent = t("noHits", m.query);
+      items.push(li);
+    }
+    resultsList.replaceChildren(...items);
+    resultsList.hidden = false;
+  }
+
+  /// Pans and zooms to a station and selects it (the callout opens when the pipeline sends it).
+  function goTo(id, coordinate, name) {
+    if (!coordinate) return;
+    const zoom = Math.max(map.getZoom(), 7);
+    map.setView([coordinate.latitude, nearLongitude(coordinate.longitude)], zoom, { animate: false });
+    setSelected(id);
+    send({ type: "select", id });
+    showPopup(coordinate, placeholderHTML(id, name || id));
+  }
+
+  function placeholderHTML(id, name) {
+    return `<div class="callout-body"><h3>${starHTML(id)}${escapeHTML(name)}</h3>` +
+      `<div class="sub">${escapeHTML(id)}</div><div class="loading">${escapeHTML(t("loading"))}</div></div>`;
+  }
+
+  function starHTML(id) {
+    const on = favoriteIds.has(id);
+    return `<button type="button" class="star${on ? " on" : ""}" data-id="${escapeHTML(id)}" aria-pressed="${on}" ` +
+      `title="${escapeHTML(t(on ? "unstar" : "star"))}">${on ? "★" : "☆"}</button>`;
+  }
+
+  // The star in the callout: Leaflet stops clicks at the popup, so listen in the capture phase.
+  document.addEventListener("click", (e) => {
+    const star = e.target.closest && e.target.closest(".leaflet-popup .star");
+    if (!star) return;
+    e.preventDefault();
+    const id = star.dataset.id;
+    send({ type: "favorite", id, on: !favoriteIds.has(id) });
+  }, true);
+
+  function applyStarred(m) {
+    window.isobar.favorites = m;
+    const items = m.items || [];
+    favoriteIds = new Set(items.map((i) => i.id));
+    favoritesCount.textContent = String(typeof m.count === "number" ? m.count : items.length);
+    const rows = items.map((item) => {
+      const li = document.createElement("li");
+      li.dataset.id = item.id;
+      const day = item[settings.day] || item.today || item.tomorrow;
+      if (item.known === false) {
+        li.className = "unknown";
+        li.innerHTML = `<span class="name">${escapeHTML(t("unknownStation"))}</span><span class="id">${escapeHTML(item.id)}</span>`;
+      } else {
+        li.tabIndex = 0;
+        li.innerHTML = `<span class="name">${escapeHTML(item.name || item.id)}</span>` +
+          `<span class="id">${escapeHTML(item.id)}</span>` +
+          `<span class="title">${escapeHTML((day && day.title) || "–")}</span>`;
+        const go = () => goTo(item.id, item.coordinate, item.name);
+        li.addEventListener("click", go);
+        li.addEventListener("keydown", (e) => e.key === "Enter" && go());
+      }
+      return li;
+    });
+    if (!rows.length) {
+      const li = document.createElement("li");
+      li.className = "empty";
+      li.textContent = t("noFavorites");
+      rows.push(li);
+    }
+    favoritesList.replaceChildren(...rows);
+    // The open callout's star follows the list.
+    const star = document.querySelector(".leaflet-popup .star");
+    if (star) {
+      const on = favoriteIds.has(star.dataset.id);
+      star.classList.toggle("on", on);
+      star.setAttribute("aria-pressed", String(on));
+      star.textContent = on ? "★" : "☆";
+      star.title = t(on ? "unstar" : "star");
+    }
+  }
+
+  function askNearest(latlng) {
+    const latitude = round6(Math.max(-90, Math.min(90, latlng.lat)));
+    let longitude = round6(normalizeLongitude(latlng.lng));
+    if (longitude >= 180) longitude -= 360;
+    send({ type: "nearest", latitude, longitude });
+  }
+  nearestButton.addEventListener("click", () => askNearest(map.getCenter()));
+  // A right click, or a long press on a touch screen (Leaflet fires contextmenu for both).
+  map.on("contextmenu", (e) => askNearest(e.latlng));
+
+  const COMPASS = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
+  function applyPlace(m) {
+    window.isobar.place = m;
+    placeLayer.clearLayers();
+    placeLine.hidden = false;
+    placeLine.replaceChildren();
+    placeLine.dataset.id = m.id || "";
+    if (!m.id) {
+      placeLine.textContent = `${t("nearestTo")}: ${t("noPlace")}`;
+      return;
+    }
+    const km = typeof m.distanceKm === "number" ? m.distanceKm.toFixed(1) : "?";
+    const bearing = typeof m.bearing === "number" ? m.bearing : 0;
+    const point = m.point;
+    const c = m.coordinate;
+    placeLine.innerHTML = `${escapeHTML(t("nearestTo"))}: <a href="#" class="name">${escapeHTML(m.title || m.id)}</a> ` +
+      `<span class="id">${escapeHTML(m.id)}</span> · <span class="distance">${km} km</span> · ` +
+      `<span class="bearing">${Math.round(bearing)}° ${COMPASS[Math.round(bearing / 22.5) % 16]}</span>`;
+    placeLine.querySelector("a").addEventListener("click", (e) => {
+      e.preventDefault();
+      goTo(m.id, c, m.title);
+    });
+    if (point && c) {
+      const from = [point.latitude, nearLongitude(point.longitude)];
+      // The station's copy nearest the point, so the line never wraps round the world.
+      const to = [c.latitude, c.longitude + 360 * Math.round((from[1] - c.longitude) / 360)];
+      L.polyline([from, to], { color: "#d0602a", weight: 2, dashArray: "5 5", interactive: false }).addTo(placeLayer);
+      L.circleMarker(from, { radius: 4, color: "#d0602a", fillOpacity: 1, interactive: false }).addTo(placeLayer);
+      L.circleMarker(to, { radius: 11, color: "#d0602a", weight: 3, fill: false, interactive: false }).addTo(placeLayer);
+    }
+  }
+
+  function renderFindText() {
+    searchInput.placeholder = t("search");
+    searchInput.setAttribute("aria-label", t("search"));
+    nearestButton.textContent = t("nearestCentre");
+    for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.dataset.text);
+    const only = favoritesList.children.length === 1 ? favoritesList.firstElementChild : null;
+    if (!favoritesList.children.length || (only && only.classList.contains("empty"))) {
+      const li = document.createElement("li");
+      li.className = "empty";
+      li.textContent = t("noFavorites");
+      favoritesList.replaceChildren(li);
+    }
+  }
 
   // ---- start -------------------------------------------------------------------------------
 
@@ -658,6 +928,9 @@
     state,
     send,
     receive, // lets a test inject a message (e.g. a diff after a version gap)
+    results: null, // the last `results` frame
+    place: null, // the last `place` frame
+    favorites: null, // the last `starred` frame
   };
   renderControls();
   connect();
