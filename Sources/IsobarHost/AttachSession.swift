@@ -19,6 +19,8 @@ public final class AttachSession: @unchecked Sendable {
     /// The latest `place` or `results` answer (a `nearest` or `search` this client sent).
     private var lastFound: [UInt8]?
     private var lastStatus: String?
+    /// The latest `starred` list (this client's favorites).
+    private var lastStarred: [UInt8]?
     private var answered = false
     private var closed = false
     private let heartbeat: Double
@@ -139,7 +141,13 @@ public final class AttachSession: @unchecked Sendable {
             onChange?()
             return
         }
-        if topic == "place/\(client)" || topic == "results/\(client)" || topic == "starred/\(client)" {
+        if topic == "starred/\(client)" {
+            lock.withLock { lastStarred = payload }
+            if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
+            onChange?()
+            return
+        }
+        if topic == "place/\(client)" || topic == "results/\(client)" {
             lock.withLock { lastFound = payload }
             if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
             onChange?()
@@ -167,6 +175,21 @@ public final class AttachSession: @unchecked Sendable {
 
     /// The latest answer to a `nearest` or `search` (a `place` or `results` line), if any.
     public var lastFindAnswer: [UInt8]? { lock.withLock { lastFound } }
+
+    /// The latest favorites list (`starred`), if any came.
+    public var lastFavorites: [UInt8]? { lock.withLock { lastStarred } }
+
+    /// Publishes one client-contract line built here (a `nearest`, `search` or `favorite` from the
+    /// terminal map), with this client's name.
+    public func publish(type: String, _ members: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter()
+        writer.objectStart()
+        writer.key("type"); writer.string(type)
+        writer.key("client"); writer.string(client)
+        members(&writer)
+        writer.objectEnd()
+        bus.publish(writer.bytes)
+    }
 
     /// A consistent copy of what the client shows.
     public func snapshot() -> (viewport: Viewport?, annotations: AnnotationSet, callout: [UInt8]?, status: String?) {

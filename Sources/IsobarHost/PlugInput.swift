@@ -103,7 +103,7 @@ enum PlugInput {
                 var terminated = false
                 while batch.count < 64 * 1024 {
                     do {
-                        let got = try socket.receiveInPlace(blocking: false) { count, topic, line in
+                        let got: Void? = try socket.receiveInPlace(blocking: false) { count, topic, line in
                             PlugInput.append(count: count, topic: topic, line: line, to: &batch, stage: stage, logger: logger)
                         }
                         if got == nil { break }

@@ -8,13 +8,19 @@ import IsobarHost
 /// The full-screen text map of `isobar attach` on a terminal.
 ///
 /// Keys: arrows pan a quarter of the span, + and - zoom by two, d toggles the day, f cycles the
-/// field, u cycles units, Enter selects the station nearest the centre, Esc clears it, q quits.
+/// field, u cycles units, Enter selects the station nearest the centre, Esc clears it, `/` searches
+/// by name or id (type, Enter; 1-9 jumps to a hit), `n` asks for the station nearest the centre
+/// (anywhere, not only in view), `*` toggles the selected station as a favorite, q quits.
 final class TerminalMap: @unchecked Sendable {
     // @unchecked: `viewport` is only touched on the key-reading thread (run()); redraws take `drawLock`.
     private let session: AttachSession
     private var viewport: Viewport
     private let drawLock = NSLock()
     private var original = termios()
+    /// The search being typed after `/` (nil: not typing).
+    private var typing: String?
+    /// The selected station (for `*`).
+    private var selected: String?
 
     init(session: AttachSession, start: Viewport) {
         self.session = session
@@ -38,6 +44,18 @@ final class TerminalMap: @unchecked Sendable {
     enum Key { case up, down, left, right, character(Character), enter, escape }
 
     private func handle(_ key: Key) -> Bool {
+        if let query = typing {
+            switch key {
+            case .enter:
+                typing = nil
+                if !query.isEmpty { session.publish(type: "search") { $0.key("query"); $0.string(query); $0.key("limit"); $0.int(9) } }
+            case .escape: typing = nil
+            case .character("\u{7F}"), .character("\u{08}"): typing = String(query.dropLast())
+            case .character(let c): if query.count < 100 { typing = query + String(c) }
+            default: break
+            }
+            return true
+        }
         let region = viewport.region
         var center = region.center
         var dlat = region.latitudeDelta, dlon = region.longitudeDelta
@@ -62,10 +80,32 @@ final class TerminalMap: @unchecked Sendable {
             }
         case .enter:
             let items = Array(session.snapshot().annotations.items.values).filter { $0.count == 1 }
-            if let nearest = TextMap.nearest(items, to: region.center) { session.select(nearest.id) }
+            if let nearest = TextMap.nearest(items, to: region.center) { select(nearest.id) }
             return true
         case .escape:
-            session.select(nil)
+            select(nil)
+            return true
+        case .character("/"):
+            typing = ""
+            return true
+        case .character("n"):
+            session.publish(type: "nearest") {
+                $0.key("latitude"); $0.number(region.center.latitude)
+                $0.key("longitude"); $0.number(region.center.longitude)
+            }
+            return true
+        case .character("*"):
+            guard let id = selected else { return true }
+            let on = !favoriteIDs().contains(id)
+            session.publish(type: "favorite") { $0.key("id"); $0.string(id); $0.key("on"); $0.bool(on) }
+            return true
+        case .character(let c) where c.isNumber && c != "0":
+            // Jump to search hit c: centre on it and select it.
+            guard let hit = searchHits().dropFirst((c.wholeNumberValue ?? 1) - 1).first else { return true }
+            center = hit.coordinate
+            viewport.region = Region(clampingCenter: center, latitudeDelta: dlat, longitudeDelta: dlon)
+            session.update(viewport)
+            select(hit.id)
             return true
         case .character("q"), .character("Q"): return false
         default: return true
@@ -73,6 +113,56 @@ final class TerminalMap: @unchecked Sendable {
         viewport.region = Region(clampingCenter: center, latitudeDelta: dlat, longitudeDelta: dlon)
         session.update(viewport)
         return true
+    }
+
+    private func select(_ id: String?) {
+        selected = id
+        session.select(id)
+    }
+
+    /// The last search's hits (id and coordinate), in order.
+    private func searchHits() -> [(id: String, coordinate: Coordinate)] {
+        guard let bytes = session.lastFindAnswer, let object = try? JSONObject(storage: bytes),
+              (try? object.optionalString("type")) == "results", let field = object.field("hits") else { return [] }
+        return object.arrayElements(field).compactMap { element in
+            let hit = object.object(at: element.range)
+            guard let id = try? hit.optionalString("id"), let coordinate = try? Coordinate(from: hit.requireObject("coordinate")) else { return nil }
+            return (id, coordinate)
+        }
+    }
+
+    /// The ids in the last favorites list.
+    private func favoriteIDs() -> [String] {
+        guard let bytes = session.lastFavorites, let object = try? JSONObject(storage: bytes), let field = object.field("items") else { return [] }
+        return object.arrayElements(field).compactMap { try? object.object(at: $0.range).optionalString("id") }
+    }
+
+    /// Lines for the last find answer and the favorites: what `/`, `n` and `*` show.
+    private func findLines() -> [String] {
+        var lines: [String] = []
+        if let query = typing { lines.append("search: \(query)▏") }
+        if let bytes = session.lastFindAnswer, let object = try? JSONObject(storage: bytes) {
+            switch try? object.optionalString("type") {
+            case "place":
+                let id = (try? object.optionalString("id")) ?? nil
+                let title = (try? object.optionalString("title")) ?? nil
+                let km = (try? object.optionalNumber("distanceKm")) ?? nil
+                let bearing = (try? object.optionalNumber("bearing")) ?? nil
+                lines.append("nearest: \(id ?? "none") \(title ?? "") \(km.map { String(format: "%.1f km", $0) } ?? "") \(bearing.map { String(format: "bearing %.0f°", $0) } ?? "")")
+            case "results":
+                if let field = object.field("hits") {
+                    for (n, element) in object.arrayElements(field).prefix(9).enumerated() {
+                        let hit = object.object(at: element.range)
+                        lines.append("\(n + 1) \((try? hit.optionalString("id")) ?? nil ?? "") \((try? hit.optionalString("name")) ?? nil ?? "") \((try? hit.optionalString("title")) ?? nil ?? "") (\((try? hit.optionalString("match")) ?? nil ?? ""))")
+                    }
+                    if lines.count == (typing == nil ? 0 : 1) { lines.append("search: no match") }
+                }
+            default: break
+            }
+        }
+        let favorites = favoriteIDs()
+        if !favorites.isEmpty { lines.append("★ \(favorites.count): " + favorites.joined(separator: " ")) }
+        return lines
     }
 
     private func draw() {
@@ -94,13 +184,14 @@ final class TerminalMap: @unchecked Sendable {
                 }
             }
         }
+        calloutLines += findLines()
         let mapHeight = max(3, height - 2 - calloutLines.count)
         let rows = TextMap.render(Array(state.annotations.items.values), region: shown.region, width: width, height: mapHeight)
         var screen = "\u{1B}[H"
         for row in rows { screen += row + "\u{1B}[K\r\n" }
         for line in calloutLines { screen += String(line.prefix(width)) + "\u{1B}[K\r\n" }
         screen += String(statusLine(state, shown).prefix(width)) + "\u{1B}[K\r\n"
-        screen += String("arrows pan · +/- zoom · d day · f field · u units · Enter callout · Esc clear · q quit".prefix(width)) + "\u{1B}[K\u{1B}[J"
+        screen += String("arrows pan · +/- zoom · d day · f field · u units · Enter callout · Esc clear · / search · n nearest · * favorite · q quit".prefix(width)) + "\u{1B}[K\u{1B}[J"
         FileHandle.standardOutput.write(Data(screen.utf8))
     }
 
