@@ -67,8 +67,11 @@
     socket: null,
     opens: 0, // connections opened so far
     viewportsSent: 0,
+    searchesSent: 0,
+    clientName: null, // the ?client= name the page made for itself (null when the URL names one)
     connection: "connecting", // connecting | connected | reconnecting
     reconnectDelay: RECONNECT_MIN_MS,
+    reconnectTimer: null,
     reconnectAt: 0,
     lastSentJSON: null,
     lastSentAt: 0,
@@ -241,6 +244,8 @@
   }
 
   function connect() {
+    clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = null;
     setConnection("connecting");
     let socket;
     try {
@@ -285,12 +290,26 @@
     socket.onerror = () => {}; // onclose follows and reconnects
   }
 
+  // The page keeps one client name, and the gateway refuses a second connection under a name in
+  // use (409): so a page that is left (reload, navigation, or the back/forward cache keeping it)
+  // closes its socket at once, and one brought back from that cache connects again.
+  window.addEventListener("pagehide", () => {
+    clearTimeout(state.reconnectTimer);
+    const socket = state.socket;
+    state.socket = null; // its onclose then schedules nothing
+    if (socket) socket.close(1000, "page hidden");
+  });
+  window.addEventListener("pageshow", (e) => {
+    if (e.persisted && !state.socket) connect();
+  });
+
   function scheduleReconnect() {
     const delay = state.reconnectDelay;
     state.reconnectDelay = Math.min(RECONNECT_MAX_MS, state.reconnectDelay * 2);
     state.reconnectAt = Date.now() + delay;
     setConnection("reconnecting");
-    setTimeout(connect, delay * (0.8 + 0.4 * Math.random()));
+    clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = setTimeout(connect, delay * (0.8 + 0.4 * Math.random()));
   }
 
   function send(message) {
@@ -570,7 +589,7 @@
       .map((d) => `<dt>${escapeHTML(d.label)}</dt><dd>${escapeHTML(d.value)}</dd>`)
       .join("");
     const html = `<div class="callout-body" data-id="${escapeHTML(c.id)}" data-reason="${escapeHTML(c.reason || "")}">` +
-      `<h3>${starHTML(c.id)}${escapeHTML(c.title || c.id)}</h3>` +
+      `${starHTML(c.id)}<h3>${escapeHTML(c.title || c.id)}</h3>` +
       (c.subtitle ? `<div class="sub">${escapeHTML(c.subtitle)}</div>` : "") +
       (details ? `<dl>${details}</dl>` : `<div class="loading">${escapeHTML(t("unknown"))}</div>`) +
       `</div>`;
@@ -725,6 +744,7 @@
     if (query.length > 100) return showSearchError(t("searchTooLong"));
     if (!force && query === search.lastSent) return;
     if (!send({ type: "search", query, limit: 20 })) return;
+    state.searchesSent += 1;
     search.lastSent = query;
     search.pending = query;
     clearTimeout(search.timeout);
@@ -801,7 +821,7 @@
   }
 
   function placeholderHTML(id, name) {
-    return `<div class="callout-body"><h3>${starHTML(id)}${escapeHTML(name)}</h3>` +
+    return `<div class="callout-body">${starHTML(id)}<h3>${escapeHTML(name)}</h3>` +
       `<div class="sub">${escapeHTML(id)}</div><div class="loading">${escapeHTML(t("loading"))}</div></div>`;
   }
 

@@ -326,9 +326,6 @@ def run(driver, args, fixtures, names):
               f"marker click opens the callout of {station} titled {names.get(station)!r} (got {popup and popup['title']!r}, "
               f"{popup and popup['details']} details)")
         time.sleep(0.5)  # the popup fades in
-        if args.docs_png:
-            driver.save_screenshot(args.docs_png)
-            shrink_png(args.docs_png)
         screenshot(driver, args.screenshots, "05-callout")
 
     # 5. Field toggle: titles change to wind ("7 mph W →"), the popup follows with reason `updated`.
@@ -424,6 +421,156 @@ def run(driver, args, fixtures, names):
         settle(driver, fixtures, "a cluster click zooms in", clustered=True,
                predicate=lambda s: True)
         check(driver.execute_script("return window.isobar.map.getZoom()") > zoom, "a cluster click zooms in")
+
+    # 13. Search, nearest and favorites.
+    run_find(driver, args, fixtures, names)
+
+
+# ---- find: search, nearest, favorites ---------------------------------------------------------
+
+K1D3 = {"id": "K1D3", "name": "PLATTE", "latitude": 43.40332, "longitude": -98.82952}
+FIND_TIMEOUT = 15.0  # answers go through filter and formatter on a machine that may be busy
+
+FAVORITES_JS = """
+const f = window.isobar.favorites;
+const list = [...document.querySelectorAll('#favorites li[data-id]')].map(li => li.dataset.id);
+return {frame: f, list, badge: document.getElementById('fav-count').textContent,
+        text: document.getElementById('favorites').textContent};
+"""
+
+
+def timed_wait(driver, label, js, timeout=FIND_TIMEOUT):
+    started = time.monotonic()
+    value = wait_for(driver, label, js, timeout)
+    if value:
+        timings.append((label, time.monotonic() - started))
+    return value
+
+
+def run_find(driver, args, fixtures, names):
+    """Search, nearest and favorites against the live pipeline: real typing and clicks, answers
+    checked in window.isobar (the frames) and in the panel (what a person sees)."""
+    set_viewport_size(driver, 1280, 800)
+    driver.get(args.url)
+    settle(driver, fixtures, "find: page loaded")
+    client = driver.execute_script("return window.isobar.state.clientName")
+    check(bool(client) and re.fullmatch(r"[A-Za-z0-9._-]{1,64}", client),
+          f"without ?client= the page names itself once ({client!r})")
+
+    # Search: typing is debounced (one request for six keystrokes), the hits are listed.
+    box = driver.find_element(By.ID, "search")
+    sent = driver.execute_script("return window.isobar.state.searchesSent")
+    box.send_keys("platte")
+    results = timed_wait(driver, "search 'platte' answered",
+                         "const r = window.isobar.results; return r && r.query === 'platte' ? r : null;")
+    time.sleep(0.4)  # a second (undebounced) request would have gone out by now
+    sent = driver.execute_script("return window.isobar.state.searchesSent") - sent
+    check(sent == 1, f"typing 'platte' sent {sent} search request(s) (debounced: 1)")
+    hit = next((h for h in (results or {}).get("hits", []) if h["id"] == "K1D3"), None)
+    check(bool(hit) and hit["match"] == "prefix" and hit["name"] == K1D3["name"]
+          and abs(hit["coordinate"]["latitude"] - K1D3["latitude"]) < 1e-6,
+          f"results for 'platte' hold K1D3 PLATTE with match prefix ({json.dumps(hit)})")
+    row = driver.execute_script(
+        "const li = document.querySelector('#results li[data-id=\"K1D3\"]'); return li && !li.closest('[hidden]') ? li.textContent : null;")
+    check(bool(row) and "PLATTE" in row and "K1D3" in row and "prefix" in row and re.search(r"-?\d+°", row),
+          f"the results list shows K1D3 with name, title and match ({row!r})")
+    # Enter sends at once, and an error frame for a pending search is shown under the box.
+    shown = driver.execute_script("""
+        const box = document.getElementById('search');
+        box.value = 'plat'; box.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
+        window.isobar.receive({type: 'error', stage: 'filter', message: 'test error for the search'});
+        const e = document.getElementById('search-error');
+        return e.hidden ? null : e.textContent;""")
+    check(bool(shown) and "test error for the search" in shown, f"an error for a pending search is shown inline ({shown!r})")
+    timed_wait(driver, "search 'plat' (Enter) answered",
+               "const r = window.isobar.results; return r && r.query === 'plat' ? r : null;")
+    box.clear()
+    box.send_keys("platte")
+    wait_for(driver, "search 'platte' again", "const r = window.isobar.results; return r && r.query === 'platte' ? r : null;")
+
+    # A click on the hit pans and zooms to it and opens its callout (select).
+    driver.find_element(By.CSS_SELECTOR, '#results li[data-id="K1D3"]').click()
+    popup = timed_wait(driver, "hit click to K1D3 callout",
+                       f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === 'K1D3' && p.details ? p : null;")
+    center = driver.execute_script("const c = window.isobar.map.getCenter(); return [c.lat, c.lng, window.isobar.map.getZoom()];")
+    check(bool(popup) and popup["title"] == "PLATTE" and abs(center[0] - K1D3["latitude"]) < 0.01
+          and abs(center[1] - K1D3["longitude"]) < 0.01 and center[2] >= 7,
+          f"clicking the hit centres the map on K1D3 (zoom {center[2]:.1f}) with its callout open")
+
+    # Nearest to the centre, with the centre exactly on K1D3: K1D3 at 0 km.
+    move(driver, f"map.setView([{K1D3['latitude']}, {K1D3['longitude']}], map.getZoom(), {{animate: false}});")
+    driver.find_element(By.ID, "nearest").click()
+    place = timed_wait(driver, "nearest to centre answered",
+                       "const p = window.isobar.place; return p && p.point && Math.abs(p.point.latitude - 43.40332) < 1e-6 ? p : null;")
+    line = driver.find_element(By.ID, "place").text
+    check(bool(place) and place["id"] == "K1D3" and place["distanceKm"] == 0 and place.get("title") == "PLATTE",
+          f"nearest at K1D3's coordinate is K1D3 at 0 km ({place and place.get('id')}, {place and place.get('distanceKm')} km)")
+    check("PLATTE" in line and "0.0 km" in line and "°" in line, f"the place line shows title, km and bearing ({line!r})")
+    # A right click / long press on the map asks for the nearest station to that point.
+    from selenium.webdriver.common.action_chains import ActionChains
+    map_el = driver.find_element(By.ID, "map")
+    # A spot of bare map (no marker, panel, popup or control), left of the centre.
+    spot = driver.execute_script("""
+        for (let y = innerHeight - 120; y > 100; y -= 23) for (let x = 60; x < innerWidth / 2; x += 29) {
+          const el = document.elementFromPoint(x, y);
+          if (el && !el.closest('.ann, #panel, .leaflet-popup, .leaflet-control')) {
+            const p = window.isobar.map.containerPointToLatLng([x, y]);
+            return [x - innerWidth / 2, y - innerHeight / 2, p.lat, p.lng];
+          }
+        }
+        return null;""")
+    # A right click (Leaflet's contextmenu, which a long press on a touch screen also fires).
+    ActionChains(driver).move_to_element_with_offset(map_el, int(spot[0]), int(spot[1])).context_click().perform()
+    point = spot[2:]
+    place = timed_wait(driver, "right-click nearest answered",
+                       f"const p = window.isobar.place; return p && p.point && Math.abs(p.point.latitude - {point[0]}) < 0.02 ? p : null;")
+    check(bool(place) and place["id"] and abs(place["point"]["longitude"] - point[1]) < 0.02,
+          f"a right click asks for the nearest station to that point ({place and place.get('id')}, "
+          f"{place and place.get('distanceKm')} km, bearing {place and place.get('bearing')})")
+    lines = driver.execute_script("return document.querySelectorAll('.leaflet-overlay-pane path').length")
+    check(lines >= 2, f"the answer draws a line and a ring to the station ({lines} paths)")
+
+    # Star K1D3 in its callout (a real click): the favorites list shows it with count 1.
+    wait_for(driver, "K1D3 callout still open", f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === 'K1D3' ? p : null;")
+    driver.find_element(By.CSS_SELECTOR, '.leaflet-popup .star[data-id="K1D3"]').click()
+    favs = timed_wait(driver, "star to favorites list",
+                      f"const f = (() => {{ {FAVORITES_JS} }})(); return f.frame && f.list.includes('K1D3') ? f : null;")
+    check(bool(favs) and favs["list"] == ["K1D3"] and favs["badge"] == "1" and favs["frame"].get("count") == 1
+          and "PLATTE" in favs["text"],
+          f"starring K1D3 lists it with count 1 ({favs and favs['list']}, badge {favs and favs['badge']!r})")
+    star = driver.execute_script("const s = document.querySelector('.leaflet-popup .star'); return s && s.getAttribute('aria-pressed');")
+    check(star == "true", f"the callout's star shows on ({star!r})")
+
+    # Reload: the same client name, and the filter sends the list back on joining.
+    driver.get(args.url)
+    again = driver.execute_script("return window.isobar.state.clientName")
+    favs = timed_wait(driver, "reload to favorites list",
+                      f"const f = (() => {{ {FAVORITES_JS} }})(); return f.frame && f.list.includes('K1D3') ? f : null;",
+                      timeout=20)
+    check(again == client, f"a reload keeps the client name ({again!r})")
+    check(bool(favs) and favs["list"] == ["K1D3"] and favs["badge"] == "1",
+          f"after a reload the favorites list comes back from the filter ({favs and favs['list']}, "
+          f"reason {favs and favs['frame'].get('reason')!r})")
+    settle(driver, fixtures, "find: reloaded")
+    # A click on the entry pans to the station.
+    if favs:
+        driver.find_element(By.CSS_SELECTOR, '#favorites li[data-id="K1D3"]').click()
+        popup = wait_for(driver, "favorite click to K1D3 callout",
+                         f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === 'K1D3' && p.details ? p : null;")
+        check(bool(popup), "clicking the favorite centres the map on K1D3 and opens its callout")
+    # The README picture: the region beside the panel, K1D3's callout, several hits and the favorites list.
+    move(driver, f"map.fitBounds([[{INITIAL['latitude'] - 12.5}, {INITIAL['longitude'] - 10}], "
+                 f"[{INITIAL['latitude'] + 12.5}, {INITIAL['longitude'] + 10}]], "
+                 "{animate: false, paddingBottomRight: [340, 0]});")  # left of the panel
+    box = driver.find_element(By.ID, "search")
+    box.send_keys("city")
+    wait_for(driver, "search 'city' answered", "const r = window.isobar.results; return r && r.query === 'city' && r.count > 1 ? r : null;")
+    settle(driver, fixtures, "find: screenshot region")
+    time.sleep(0.5)
+    screenshot(driver, args.screenshots, "11-find")
+    if args.docs_png:
+        driver.save_screenshot(args.docs_png)
+        shrink_png(args.docs_png)
 
 
 def run_stored(driver, args, fixtures, names):

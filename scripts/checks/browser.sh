@@ -3,7 +3,9 @@
 # ports and a temporary data directory, then drives headless Chromium (Debian chromium +
 # chromium-driver, Selenium from Debian's python3-selenium) through Tests/browser/test_map.py:
 # the page's annotations must equal a brute-force reference for its own viewport after load, pans
-# and zooms; toggles change titles; a marker click opens the callout. Screenshots go to
+# and zooms; toggles change titles; a marker click opens the callout; search, nearest (button and
+# right click) and favorites (the callout's star, the list coming back after a reload under the
+# page's stored client name) answer through the gateway. Screenshots go to
 # .build/screenshots/ (and docs/web-map.png with ISOBAR_SCREENSHOT_DOCS=1). Exits non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
