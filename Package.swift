@@ -91,6 +91,6 @@ let package = Package(
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost"], exclude: ["Fixtures"]),
+        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost", "IsobarStore", "IsobarNet"], exclude: ["Fixtures"]),
     ]
 )

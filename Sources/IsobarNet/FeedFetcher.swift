@@ -16,6 +16,9 @@ import Logging
 /// - a resync: the latest snapshot of each day (same id, its original `fetchedAt`, its age) and the
 ///   latest status of each day.
 public actor FeedFetcher {
+    /// The topic prefixes fetch subscribes to on the bus: requests to republish its snapshots.
+    public static let subscriptions = ["resync"]
+
     /// The last snapshot published for one day.
     public struct Latest: Sendable, Equatable {
         public var id: String

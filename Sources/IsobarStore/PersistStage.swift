@@ -13,6 +13,8 @@ import Logging
 /// line and nothing else.
 public struct PersistStage: Sendable {
     public static let name = "persist"
+    /// The topic prefixes persist subscribes to on the bus: snapshots to store, requests to replay.
+    public static let subscriptions = ["station", "snapshot", "resync"]
 
     public let store: SnapshotStore
     private let logger: Logger

@@ -28,12 +28,11 @@ final class Pipeline {
         do {
             started.append(try Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log"))
             let filterPlug = try Children.start(
-                isobar, ["plug", "--name", "filter", "--sub", "station", "--sub", "snapshot", "--sub", "viewport/",
-                         "--sub", "select/", "--sub", "resync", "--sub", "lease", "--sub", "leave/", "--", isobar, "filter"],
+                isobar, ["plug", "--name", "filter"] + FilterEngine.subscriptions.flatMap { ["--sub", $0] } + ["--", isobar, "filter"],
                 environment: env, log: scratch + "/filter.log")
             started.append(filterPlug)
-            let formatPlug = try Children.start(isobar, ["plug", "--name", "format", "--sub", "visible", "--sub", "selection",
-                                                         "--", isobar, "format"], environment: env, log: scratch + "/format.log")
+            let formatPlug = try Children.start(isobar, ["plug", "--name", "format"] + FormatEngine.subscriptions.flatMap { ["--sub", $0] }
+                                                         + ["--", isobar, "format"], environment: env, log: scratch + "/format.log")
             started.append(formatPlug)
             guard let pid = ProcStatus.waitForChild(of: filterPlug.processIdentifier),
                   let formatPID = ProcStatus.waitForChild(of: formatPlug.processIdentifier) else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IsobarCore
 import IsobarGateway
 import IsobarHost
 import IsobarNet
@@ -63,19 +64,18 @@ struct UpCommand: ParsableCommand {
         let favoritesFile = dataDir + "/" + PersistOptions.favoritesFileName
         services += [
             ServiceSpec(name: "persist", command: me, arguments: [
-                "plug", "--name", "persist", "--sub", "station", "--sub", "snapshot", "--sub", "resync", "--",
+                "plug", "--name", "persist"] + Self.subscribe(PersistStage.subscriptions) + ["--",
                 me, "persist", "--data-dir", dataDir], startDelay: .milliseconds(200)),
             ServiceSpec(name: "format", command: me, arguments: [
-                "plug", "--name", "format", "--sub", "visible", "--sub", "selection", "--sub", "closest", "--sub", "matches", "--sub", "pinned", "--",
+                "plug", "--name", "format"] + Self.subscribe(FormatEngine.subscriptions) + ["--",
                 me, "format", "--units", units, "--locale", locale]),
             // The filter starts last and asks for a resync, so persist and fetch answer it once their
             // subscriptions are in place.
             ServiceSpec(name: "filter", command: me, arguments: [
-                "plug", "--name", "filter", "--sub", "station", "--sub", "snapshot", "--sub", "viewport/",
-                "--sub", "select/", "--sub", "resync", "--sub", "lease", "--sub", "leave/", "--sub", "nearest/", "--sub", "search/", "--sub", "favorite/", "--", me, "filter", "--request-resync",
+                "plug", "--name", "filter"] + Self.subscribe(FilterEngine.subscriptions) + ["--", me, "filter", "--request-resync",
                 "--favorites", favoritesFile], startDelay: .milliseconds(300)),
             ServiceSpec(name: "fetch", command: me, arguments: [
-                "plug", "--name", "fetch", "--sub", "resync", "--",
+                "plug", "--name", "fetch"] + Self.subscribe(FeedFetcher.subscriptions) + ["--",
                 me, "fetch", "--today", todayURL, "--tomorrow", tomorrowURL, "--interval", String(pollInterval),
                 "--backoff-cap", String(backoffCap)],
                 startDelay: .milliseconds(300)),
@@ -91,6 +91,9 @@ struct UpCommand: ParsableCommand {
         let supervisor = Supervisor(services: services, logger: Logger(label: "up"))
         throw ExitCode(try supervisor.run())
     }
+
+    /// `--sub T` for each topic prefix a stage declares.
+    static func subscribe(_ topics: [String]) -> [String] { topics.flatMap { ["--sub", $0] } }
 
     /// This binary's absolute path, so children run the same build.
     static func executablePath() -> String {

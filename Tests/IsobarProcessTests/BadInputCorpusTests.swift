@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import IsobarBus
+import IsobarCore
 import Testing
 
 /// The bad-input corpus (`Fixtures/bad-lines/corpus.ndjson` + `manifest.json`, plus the kinds that
@@ -207,8 +208,8 @@ struct BadInputCorpusTests {
         let clean = try CorpusRun.pipe(["filter"], stage: "filter", good: Self.filterGood, corpus: nil)
         let broker = try RunningBroker.start()
         defer { broker.stop() }
-        let plug = try ProcessHarness.isobar(["plug", "--name", "filter", "--sub", "station", "--sub", "snapshot", "--sub", "viewport/",
-                                              "--sub", "select/", "--sub", "resync", "--sub", "lease", "--sub", "leave/", "--", ProcessHarness.isobarBinary, "filter"],
+        let plug = try ProcessHarness.isobar(["plug", "--name", "filter"] + FilterEngine.subscriptions.flatMap { ["--sub", $0] }
+                                             + ["--", ProcessHarness.isobarBinary, "filter"],
                                              environment: broker.environment.merging(CorpusRun.deterministic) { $1 })
         try #require(plug.waitForStderr(containing: "started", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
         defer { plug.signal(SIGTERM); _ = plug.waitForExit(timeout: .seconds(10)) }

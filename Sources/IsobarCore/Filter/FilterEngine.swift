@@ -10,6 +10,11 @@
 /// calls `tick` a few times a second so timed work happens when no input arrives.
 public final class FilterEngine {
     public static let stage = "filter"
+    /// The topic prefixes the filter subscribes to on the bus (`isobar up`, compose, the bench and
+    /// the tests all use this list). The slashes matter: `select` would also match `selection`, its
+    /// own output, which it would pass through and receive again forever.
+    public static let subscriptions = ["station", "snapshot", "viewport/", "select/", "resync", "lease", "leave/",
+                                       "nearest/", "search/", "favorite/"]
     public let options: FilterOptions
     private var snapshots: [Day: StationSnapshot] = [:]
     private var assembler = SnapshotAssembler()

@@ -4,6 +4,8 @@
 /// selections), so it can be restarted or replaced at any moment.
 public struct FormatEngine: Sendable {
     public static let stage = "format"
+    /// The topic prefixes the formatter subscribes to on the bus: the filter's per-client outputs.
+    public static let subscriptions = ["visible", "selection", "closest", "matches", "pinned"]
     /// Used for whatever a client's viewport did not specify.
     public var defaults: ResolvedPresentation
 
