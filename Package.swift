@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The project's own targets build with zero warnings: a warning is an error (dependencies are not
+/// affected; SwiftPM builds them with warnings suppressed).
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
 let package = Package(
     name: "Isobar",
     platforms: [.macOS(.v14)],
@@ -10,7 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
@@ -28,14 +32,14 @@ let package = Package(
             providers: [.apt(["libzmq3-dev"])]
         ),
         // Safe Swift API over libzmq; the only importer of CLibZMQ.
-        .target(name: "IsobarBus", dependencies: ["CLibZMQ"]),
+        .target(name: "IsobarBus", dependencies: ["CLibZMQ"], swiftSettings: strict),
         // Pure logic: JSON, messages, geometry, the stage engines. No I/O.
-        .target(name: "IsobarCore"),
+        .target(name: "IsobarCore", swiftSettings: strict),
         // Process-level plumbing: stdio loops, child processes, broker, plug, supervisor.
         .target(name: "IsobarHost", dependencies: [
             "IsobarCore", "IsobarBus",
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], swiftSettings: strict),
         // HTTP: the feed fetcher (AsyncHTTPClient) and the sample feed server (SwiftNIO).
         .target(name: "IsobarNet", dependencies: [
             "IsobarCore", "IsobarHost",
@@ -45,13 +49,13 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        ], swiftSettings: strict),
         // SQLite snapshot store (GRDB).
         .target(name: "IsobarStore", dependencies: [
             "IsobarCore", "IsobarHost",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], swiftSettings: strict),
         // The WebSocket/HTTP gateway (Hummingbird): the door for apps and browsers. Reaches the bus
         // through IsobarHost's BusClient; serves the web map, /healthz and /metrics.
         .target(name: "IsobarGateway", dependencies: [
@@ -66,12 +70,12 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
+        ], swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: [
             "IsobarCore", "IsobarBus", "IsobarHost", "IsobarNet", "IsobarStore", "IsobarGateway",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], swiftSettings: strict),
         // Benchmark programs that print tables (BENCHMARKS.md); never run as timed tests.
         .executableTarget(name: "isobar-bench", dependencies: [
             "IsobarCore", "IsobarBus", "IsobarHost",
@@ -80,17 +84,17 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
-        .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"]),
-        .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"]),
-        .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore"]),
-        .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"]),
-        .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus"]),
+        ], swiftSettings: strict),
+        .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"], swiftSettings: strict),
+        .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"], swiftSettings: strict),
+        .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore"], swiftSettings: strict),
+        .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"], swiftSettings: strict),
+        .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus"], swiftSettings: strict),
         .testTarget(name: "IsobarGatewayTests", dependencies: [
             "IsobarGateway", "IsobarCore", "IsobarHost",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
-        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost", "IsobarStore", "IsobarNet"], exclude: ["Fixtures"]),
+        ], swiftSettings: strict),
+        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost", "IsobarStore", "IsobarNet"], exclude: ["Fixtures"], swiftSettings: strict),
     ]
 )

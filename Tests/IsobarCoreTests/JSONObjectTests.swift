@@ -181,11 +181,11 @@ import Testing
     @Test func rejectsInvalidUTF8() {
         var bytes = Array(#"{"name":"ab"}"#.utf8)
         bytes.insert(0xC3, at: 10)  // a lead byte with no continuation
-        bytes.withUnsafeBytes { raw in
+        _ = bytes.withUnsafeBytes { raw in
             #expect(throws: JSONError.self) { try JSONObject(parsing: raw) }
         }
         let overlong: [UInt8] = Array(#"{"n":""#.utf8) + [0xC0, 0xAF] + Array(#""}"#.utf8)
-        overlong.withUnsafeBytes { raw in
+        _ = overlong.withUnsafeBytes { raw in
             #expect(throws: JSONError.self) { try JSONObject(parsing: raw) }
         }
     }

@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func keepOfZeroIsRefused() throws {
-        try Support.withTemporaryDirectory { dir in
+        _ = try Support.withTemporaryDirectory { dir in
             #expect(throws: StoreError.self) { try SnapshotStore(path: dir + "/store.sqlite", keep: 0) }
         }
     }
