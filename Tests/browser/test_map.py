@@ -489,6 +489,7 @@ def run_find(driver, args, fixtures, names):
     wait_for(driver, "search 'platte' again", "const r = window.isobar.results; return r && r.query === 'platte' ? r : null;")
 
     # A click on the hit pans and zooms to it and opens its callout (select).
+    wait_for(driver, "K1D3 in the results list", "return document.querySelector('#results li[data-id=\"K1D3\"]');")
     driver.find_element(By.CSS_SELECTOR, '#results li[data-id="K1D3"]').click()
     popup = timed_wait(driver, "hit click to K1D3 callout",
                        f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === 'K1D3' && p.details ? p : null;")
