@@ -7,7 +7,8 @@ struct Bench: ParsableCommand {
         commandName: "isobar-bench",
         abstract: "Isobar's benchmarks: each subcommand runs one, repeated, and prints a table (median, min, max).",
         subcommands: [GenCommand.self, BusHopCommand.self, PipeFilterCommand.self, LatencyCommand.self,
-                      ClientsCommand.self, DenseCommand.self, MemoryCommand.self, PassThroughCommand.self, GatewayBenchCommand.self])
+                      ClientsCommand.self, DenseCommand.self, MemoryCommand.self, PassThroughCommand.self, GatewayBenchCommand.self,
+                      FindCommand.self])
 
     static func main() {
         Children.installSignalHandlers()

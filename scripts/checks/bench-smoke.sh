@@ -38,6 +38,9 @@ grep -q 'starved (unfinished after 120 s): 0; wrong set sizes: 0; version gaps: 
 run dense --runs 1 --repeats 2 --stations 3000
 grep -q 'through the pipeline' "$work/out.txt" || fail "dense: no pipeline row"
 
+run find --runs 1 --stations 3000 --points 50 --repeats 1 --pipeline-stations 3000 --requests 20
+grep -q 'timeouts (5 s): 0' "$work/out.txt" || fail "find: requests through the pipeline unanswered"
+
 run memory --runs 1 --file "$work/s.ndjson"
 grep -q 'VmHWM' "$work/out.txt" || fail "memory: no peak"
-echo "bench-smoke: ok (gen, pipe-filter, bus-hop, latency, clients, dense, memory on tiny inputs)" >&2
+echo "bench-smoke: ok (gen, pipe-filter, bus-hop, latency, clients, dense, find, memory on tiny inputs)" >&2
