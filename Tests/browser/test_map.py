@@ -536,9 +536,11 @@ def run_find(driver, args, fixtures, names):
     driver.find_element(By.CSS_SELECTOR, '.leaflet-popup .star[data-id="K1D3"]').click()
     favs = timed_wait(driver, "star to favorites list",
                       f"const f = (() => {{ {FAVORITES_JS} }})(); return f.frame && f.list.includes('K1D3') ? f : null;")
+    gateway_error = driver.execute_script("const e = window.isobar.state.lastError; return e ? e.text : null;")
     check(bool(favs) and favs["list"] == ["K1D3"] and favs["badge"] == "1" and favs["frame"].get("count") == 1
           and "PLATTE" in favs["text"],
-          f"starring K1D3 lists it with count 1 ({favs and favs['list']}, badge {favs and favs['badge']!r})")
+          f"starring K1D3 lists it with count 1 ({favs and favs['list']}, badge {favs and favs['badge']!r}"
+          + (f"; last error from the gateway: {gateway_error!r}" if not favs and gateway_error else "") + ")")
     star = driver.execute_script("const s = document.querySelector('.leaflet-popup .star'); return s && s.getAttribute('aria-pressed');")
     check(star == "true", f"the callout's star shows on ({star!r})")
 
