@@ -1,3 +1,4 @@
+import IsobarCore
 import IsobarHost
 
 /// Everything `isobar gateway` can be told (each limit is a command-line flag; see PROTOCOL.md).
@@ -20,7 +21,7 @@ public struct GatewayOptions: Sendable {
     public var leaseInterval = 1.0
     /// Largest accepted inbound message in bytes; a larger one gets an error frame. Frames over
     /// `hardFrameLimit` are refused by the WebSocket layer itself with close code 1009.
-    public var maxFrame = 65_536
+    public var maxFrame = Limits.gatewayFrameBytes
     /// Messages per second per connection, and the burst allowed above it.
     public var rate = 20.0
     public var burst = 40.0

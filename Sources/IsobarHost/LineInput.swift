@@ -15,7 +15,7 @@ public enum LineInput {
     /// With `tickEvery` (seconds), `tick` runs at least that often whether or not input arrives
     /// (the read waits in `poll` with that timeout), so a stage's timed work does not depend on
     /// other messages coming in.
-    public static func run(fd: Int32 = 0, maxLineLength: Int = 1 << 20,
+    public static func run(fd: Int32 = 0, maxLineLength: Int = Limits.lineBytes,
                            tickEvery: Double? = nil, tick: () -> Void = {},
                            line: (UnsafeRawBufferPointer) -> Void,
                            tooLong: (_ length: Int, _ excerpt: String) -> Void,
@@ -63,7 +63,7 @@ public enum LineInput {
     /// The usual stage loop: every line goes to `handle`, an over-long line becomes one `error`
     /// message from `stage`, and output is flushed after each burst of input (and after each
     /// `tick`, when `tickEvery` is given).
-    public static func runStage(stage: String, maxLineLength: Int = 1 << 20, output: LineOutput = .standardOutput,
+    public static func runStage(stage: String, maxLineLength: Int = Limits.lineBytes, output: LineOutput = .standardOutput,
                                 tickEvery: Double? = nil, tick: (inout JSONWriter) -> Void = { _ in },
                                 handle: (UnsafeRawBufferPointer, inout JSONWriter) -> Void) {
         var writer = JSONWriter(capacity: 64 * 1024)

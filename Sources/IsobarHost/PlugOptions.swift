@@ -1,3 +1,5 @@
+import IsobarCore
+
 /// Configuration of `isobar plug [--sub TOPIC]... [--name NAME] [--no-restart] -- COMMAND [ARGS...]`.
 public struct PlugOptions: Sendable {
     /// The program to run, looked up in `PATH` when it has no `/`. Never run through a shell.
@@ -33,7 +35,7 @@ public struct PlugOptions: Sendable {
         backoff: Backoff = Backoff(),
         stdinCloseGrace: Duration = .seconds(2),
         terminateGrace: Duration = .seconds(2),
-        maxLineLength: Int = 1 << 20
+        maxLineLength: Int = Limits.lineBytes
     ) {
         self.command = command
         self.arguments = arguments

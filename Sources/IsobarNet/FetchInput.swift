@@ -41,7 +41,7 @@ public enum FetchInput {
     /// Reads NDJSON from `fd` on a dedicated thread (a blocking read must not occupy one of the two
     /// cooperative threads) and calls `resync` for each resync request. Errors go to `output`.
     /// End of input ends the thread and nothing else: a closed stdin is normal in a pipe.
-    public static func start(fd: Int32 = 0, output: any FetchOutput, maxLineLength: Int = 1 << 20,
+    public static func start(fd: Int32 = 0, output: any FetchOutput, maxLineLength: Int = Limits.lineBytes,
                              resync: @escaping @Sendable (String) -> Void) {
         let thread = Thread {
             var writer = JSONWriter(capacity: 4096)

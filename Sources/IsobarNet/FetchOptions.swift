@@ -1,3 +1,5 @@
+import IsobarCore
+
 /// Everything `isobar fetch` can be told: where the two feeds are, how often to poll them, and the
 /// limits that keep a misbehaving server from stalling or flooding the pipeline.
 public struct FetchOptions: Sendable, Equatable {
@@ -28,7 +30,7 @@ public struct FetchOptions: Sendable, Equatable {
     public var backoffCap: Double
 
     public init(today: String = FetchOptions.defaultToday, tomorrow: String = FetchOptions.defaultTomorrow,
-                interval: Double = 60, once: Bool = false, timeout: Double = 10, maxBodyBytes: Int = 8 << 20,
+                interval: Double = 60, once: Bool = false, timeout: Double = 10, maxBodyBytes: Int = Limits.feedBodyBytes,
                 maxRedirects: Int = 3, backoffBase: Double = 1, backoffCap: Double = 300) {
         self.today = today
         self.tomorrow = tomorrow

@@ -70,8 +70,10 @@ struct AttachCommand: ParsableCommand {
         if !plain && isatty(0) == 1 && isatty(1) == 1 {
             let start = initial ?? Viewport(client: client, region: .initialMap, day: day, presentation: presentation,
                                             limit: limit ?? Viewport.defaultLimit)
-            TerminalMap(session: session, start: start).run()
+            let map = TerminalMap(session: session, start: start)
+            map.run()
             session.close()
+            withExtendedLifetime(map) {}  // redraws reach it through a weak reference until here
             return
         }
         session.printMessages = true

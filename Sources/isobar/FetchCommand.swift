@@ -1,3 +1,4 @@
+import IsobarCore
 import ArgumentParser
 import IsobarNet
 import Logging
@@ -32,7 +33,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Request timeout in seconds.")
     var timeout: Double = 10
     @Option(help: "Largest accepted body in bytes.")
-    var maxBodyBytes = 8 << 20
+    var maxBodyBytes = Limits.feedBodyBytes
     @Option(help: "Redirects followed per request.")
     var maxRedirects = 3
     @Option(help: "Longest wait in seconds before retrying a failed feed (the backoff doubles from 1 s up to it, with full jitter).")

@@ -41,7 +41,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "Forget a gateway's clients when it has sent no lease for this many seconds.")
     var leaseTimeout: Double = 30
     @Option(help: "Longest accepted input line in bytes.")
-    var maxLineBytes = 1 << 20
+    var maxLineBytes = Limits.lineBytes
     @Option(help: "SQLite file keeping each client's favorites across restarts (created if missing; default: in memory only).")
     var favorites: String?
     @Flag(help: "Write a resync request at start so publishers replay their snapshots (used on the bus).")

@@ -26,7 +26,7 @@ struct FormatCommand: ParsableCommand {
     @Option(help: "Default locale (en, sk).")
     var locale: Locale = .en
     @Option(help: "Longest accepted input line in bytes.")
-    var maxLineBytes = 1 << 20
+    var maxLineBytes = Limits.lineBytes
 
     func run() throws {
         LineOutput.ignoreSIGPIPE()

@@ -1,3 +1,4 @@
+import IsobarCore
 import ArgumentParser
 import Foundation
 import IsobarGateway
@@ -37,7 +38,7 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: "Seconds between leases (one bus message per gateway standing for all its clients).")
     var leaseInterval = 1.0
     @Option(help: "Largest inbound message in bytes (larger: an error frame; over 4x: close 1009).")
-    var maxFrame = 65_536
+    var maxFrame = Limits.gatewayFrameBytes
     @Option(help: "Messages per second per connection.")
     var rate = 20.0
     @Option(help: "Messages a connection may send at once above --rate.")

@@ -1,3 +1,4 @@
+import IsobarCore
 import ArgumentParser
 import IsobarHost
 import Logging
@@ -25,7 +26,7 @@ struct PlugCommand: ParsableCommand {
     @Flag(help: "Do not restart COMMAND; exit with its status instead.")
     var noRestart = false
     @Option(help: "Longest line accepted from COMMAND, in bytes.")
-    var maxLineBytes = 1 << 20
+    var maxLineBytes = Limits.lineBytes
     @Argument(parsing: .captureForPassthrough, help: "-- COMMAND [ARGS...]")
     var command: [String] = []
 

@@ -19,7 +19,7 @@ public struct LineSplitter: Sendable {
     private var discardedLength = 0
     private var discardedExcerpt = ""
 
-    public init(maxLineLength: Int = 1 << 20) {
+    public init(maxLineLength: Int = Limits.lineBytes) {
         self.maxLineLength = max(1, maxLineLength)
     }
 

@@ -25,7 +25,7 @@ public struct TopicBatch: Sendable {
     /// How many lines `payload` holds.
     public private(set) var lines = 0
 
-    public static let defaultCapacity = 64 * 1024
+    public static let defaultCapacity = Limits.batchBytes
 
     public init(capacity: Int = TopicBatch.defaultCapacity) {
         self.capacity = max(1, capacity)
