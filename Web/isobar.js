@@ -243,6 +243,46 @@
     return name;
   }
 
+  /// The gateway refuses a second connection under a name in use (409), so only one tab uses the
+  /// stored name: it holds a Web Lock on it for its lifetime (released when the page goes). A
+  /// further tab, finding the lock held, takes a name of its own for this tab (its own favorites),
+  /// kept in sessionStorage so its reloads keep it. Resolves when the name is settled.
+  function claimClientName() {
+    const page = new URLSearchParams(window.location.search);
+    if (page.has("client") || page.has("token")) return Promise.resolve();
+    const name = storedClientName();
+    if (!navigator.locks) return Promise.resolve(); // not a secure context: one tab per browser
+    return new Promise((resolve) => {
+      navigator.locks
+        .request(`isobar.client.${name}`, { ifAvailable: true }, (lock) => {
+          if (lock) {
+            resolve();
+            return new Promise(() => {}); // held until the page goes
+          }
+          let tab = null;
+          try {
+            tab = sessionStorage.getItem("isobar.tabClient");
+          } catch (e) {
+            tab = null;
+          }
+          if (!tab || !tab.startsWith(name + ".") || tab.length > 64) {
+            const bytes = new Uint8Array(3);
+            crypto.getRandomValues(bytes);
+            tab = `${name}.${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+            try {
+              sessionStorage.setItem("isobar.tabClient", tab);
+            } catch (e) {
+              /* this page only */
+            }
+          }
+          state.clientName = tab;
+          resolve();
+          return null;
+        })
+        .catch(() => resolve());
+    });
+  }
+
   function connect() {
     clearTimeout(state.reconnectTimer);
     state.reconnectTimer = null;
@@ -953,5 +993,5 @@
     favorites: null, // the last `starred` frame
   };
   renderControls();
-  connect();
+  claimClientName().then(connect);
 })();

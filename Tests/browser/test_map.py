@@ -561,6 +561,19 @@ def run_find(driver, args, fixtures, names):
         popup = wait_for(driver, "favorite click to K1D3 callout",
                          f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === 'K1D3' && p.details ? p : null;")
         check(bool(popup), "clicking the favorite centres the map on K1D3 and opens its callout")
+    # A second tab of the same browser: the gateway refuses a name in use (409), so it takes a name
+    # of its own and connects; the first tab stays connected.
+    first = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    driver.get(args.url)
+    second = wait_for(driver, "a second tab connects",
+                      "const s = window.isobar && window.isobar.state; return s && s.connection === 'connected' && s.opens === 1 ? s.clientName : null;")
+    check(bool(second) and second != client and second.startswith(client + "."),
+          f"a second tab connects under a name of its own ({second!r})")
+    driver.close()
+    driver.switch_to.window(first)
+    still = driver.execute_script("const s = window.isobar.state; return [s.connection, s.opens];")
+    check(still[0] == "connected", f"the first tab stays connected ({still})")
     # The README picture: the region beside the panel, K1D3's callout, several hits and the favorites list.
     move(driver, f"map.fitBounds([[{INITIAL['latitude'] - 12.5}, {INITIAL['longitude'] - 10}], "
                  f"[{INITIAL['latitude'] + 12.5}, {INITIAL['longitude'] + 10}]], "
