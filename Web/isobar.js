@@ -809,9 +809,9 @@
       sendSearch(false);
     }
   });
-  // Keys typed in the box are not the map's (Leaflet's keyboard panning).
-  L.DomEvent.disableClickPropagation(document.getElementById("panel"));
-  L.DomEvent.disableScrollPropagation(document.getElementById("panel"));
+  // (The panel is outside the map's container, so its clicks never reach the map. Leaflet 1.6's
+  // disableClickPropagation must not be used on it: its click flag is reset only by the map, so
+  // the map would drop its next click.)
 
   function showSearchError(text) {
     searchError.textContent = text ? `⚠ ${text}` : "";

@@ -509,6 +509,7 @@ def run_find(driver, args, fixtures, names):
     check("PLATTE" in line and "0.0 km" in line and "°" in line, f"the place line shows title, km and bearing ({line!r})")
     # A right click / long press on the map asks for the nearest station to that point.
     from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
     map_el = driver.find_element(By.ID, "map")
     # A spot of bare map (no marker, panel, popup or control), left of the centre.
     spot = driver.execute_script("""
@@ -520,12 +521,21 @@ def run_find(driver, args, fixtures, names):
           }
         }
         return null;""")
-    # A right click (Leaflet's contextmenu, which a long press on a touch screen also fires).
-    ActionChains(driver).move_to_element_with_offset(map_el, int(spot[0]), int(spot[1])).context_click().perform()
+    # Alt-click there (after clicks in the panel, which must not swallow the map's next click).
+    ActionChains(driver).move_to_element_with_offset(map_el, int(spot[0]), int(spot[1])) \
+        .key_down(Keys.ALT).click().key_up(Keys.ALT).perform()
     point = spot[2:]
-    place = timed_wait(driver, "right-click nearest answered",
+    place = timed_wait(driver, "alt-click nearest answered",
                        f"const p = window.isobar.place; return p && p.point && Math.abs(p.point.latitude - {point[0]}) < 0.02 ? p : null;")
     check(bool(place) and place["id"] and abs(place["point"]["longitude"] - point[1]) < 0.02,
+          f"an Alt-click asks for the nearest station to that point ({place and place.get('id')}, "
+          f"{place and place.get('distanceKm')} km, bearing {place and place.get('bearing')})")
+    # A right click a little away (Leaflet's contextmenu, which a long press on a touch screen also fires).
+    driver.execute_script("window.isobar.place = null;")
+    ActionChains(driver).move_to_element_with_offset(map_el, int(spot[0]) + 7, int(spot[1]) - 5).context_click().perform()
+    place = timed_wait(driver, "right-click nearest answered",
+                       "const p = window.isobar.place; return p && p.point ? p : null;")
+    check(bool(place) and place["id"] and abs(place["point"]["latitude"] - point[0]) < 0.05,
           f"a right click asks for the nearest station to that point ({place and place.get('id')}, "
           f"{place and place.get('distanceKm')} km, bearing {place and place.get('bearing')})")
     lines = driver.execute_script("return document.querySelectorAll('.leaflet-overlay-pane path').length")
