@@ -680,6 +680,10 @@
       saveSettings();
       renderControls();
       sendViewport(false);
+      // Search titles are worded in the presentation of the request: ask again (after the
+      // viewport, whose presentation the filter then uses). Favorites carry both days: redraw.
+      if (search.lastSent !== null && search.lastSent === searchInput.value) sendSearch(true);
+      if (key === "day" && window.isobar.favorites) applyStarred(window.isobar.favorites);
     });
   }
 

@@ -488,6 +488,15 @@ def run_find(driver, args, fixtures, names):
     box.send_keys("platte")
     wait_for(driver, "search 'platte' again", "const r = window.isobar.results; return r && r.query === 'platte' ? r : null;")
 
+    # The hits follow a field toggle (the page asks again; titles in the new field).
+    click_control(driver, "field", "wind")
+    windy = timed_wait(driver, "results follow the wind field",
+                       "const r = window.isobar.results; return r && r.query === 'platte' && r.field === 'wind' ? r : null;")
+    row = driver.execute_script("const li = document.querySelector('#results li[data-id=\"K1D3\"] .title'); return li && li.textContent;")
+    check(bool(windy) and row and re.fullmatch(r"\d+ mph \S+ \S|calm", row), f"the hit's title follows the field toggle ({row!r})")
+    click_control(driver, "field", "temperature")
+    wait_for(driver, "results back to temperature",
+             "const r = window.isobar.results; return r && r.query === 'platte' && r.field === 'temperature' ? r : null;")
     # A click on the hit pans and zooms to it and opens its callout (select).
     wait_for(driver, "K1D3 in the results list", "return document.querySelector('#results li[data-id=\"K1D3\"]');")
     driver.find_element(By.CSS_SELECTOR, '#results li[data-id="K1D3"]').click()
