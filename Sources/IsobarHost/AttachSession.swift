@@ -39,7 +39,7 @@ public final class AttachSession: @unchecked Sendable {
         self.viewport = initial
         // `place/`, `results/` and `starred/` answer `nearest`, `search` and `favorite` (PROTOCOL.md, "Find").
         bus = try BusClient(endpoints: endpoints, topics: ["annotations/\(client)", "callout/\(client)", "place/\(client)",
-                                                           "results/\(client)", "starred/\(client)", "resync", "status"])
+                                                           "results/\(client)", "starred/\(client)", "error/\(client)", "resync", "status"])
     }
 
     public func start() {
@@ -139,6 +139,11 @@ public final class AttachSession: @unchecked Sendable {
         if topic == "status" {
             lock.withLock { lastStatus = String(decoding: payload, as: UTF8.self) }
             onChange?()
+            return
+        }
+        if topic == "error/\(client)" {
+            // A stage refused something this client sent: say so (NDJSON mode prints it as is).
+            if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
             return
         }
         if topic == "starred/\(client)" {

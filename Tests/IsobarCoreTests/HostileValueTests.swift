@@ -30,4 +30,18 @@ import Testing
         let all = FilterEngineTests().feed(engine, FilterEngineTests().viewport("c", 0, 0, 180, 360))
         #expect(all.first?.objects("upsert").map { $0.str("id") } .count == 3)
     }
+
+    @Test func anErrorAboutAClientsMessageNamesTheClient() {
+        var writer = JSONWriter()
+        let engine = FilterEngine()
+        TestSupport.withLine(#"{"type":"viewport","client":"alice","center":{"latitude":95,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1}}"#) {
+            engine.handle(line: $0, now: 0, into: &writer)
+        }
+        TestSupport.withLine(#"{"type":"select","id":"K1D3"}"#) { engine.handle(line: $0, now: 0, into: &writer) }
+        let out = TestSupport.objects(writer)
+        #expect(out.map { $0.str("type") } == ["error", "error"])
+        #expect(out.first?.str("client") == "alice")
+        #expect(out.first.map { Topic.derive(from: $0) } == "error/alice")
+        #expect(out.last?.field("client") == nil)  // no client named: no client told
+    }
 }

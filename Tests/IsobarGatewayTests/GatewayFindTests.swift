@@ -29,10 +29,16 @@ extension GatewayProcessTests {
             #expect(hits.first?["id"] as? String == "K1D3")
             #expect(hits.first?["match"] as? String == "id")
 
+            // A request a stage refuses comes back to this connection as an error frame.
+            alice.send(#"{"type":"search","query":"   "}"#)
+            let refused = alice.next(timeout: 10) { $0["type"] as? String == "error" }
+            #expect(refused?["stage"] as? String == "filter")
+            #expect(refused?["client"] as? String == "alice")
+
             // Bob saw none of alice's answers.
             var leaked = 0
             while let frame = bob.next(timeout: 1) {
-                if ["place", "results"].contains(frame["type"] as? String ?? "") { leaked += 1 }
+                if ["place", "results", "error"].contains(frame["type"] as? String ?? "") { leaked += 1 }
             }
             #expect(leaked == 0)
         }

@@ -59,7 +59,7 @@ public final class FilterEngine {
         do {
             try handle(object, now: now, into: &out)
         } catch {
-            ErrorMessage(stage: Self.stage, message: error.message, line: line).write(to: &out)
+            ErrorMessage(stage: Self.stage, message: error.message, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
         }
         sweep(now: now)
     }

@@ -35,7 +35,7 @@ public struct FormatEngine: Sendable {
             }
         } catch {
             out.truncate(to: mark)  // drop a half-written message
-            ErrorMessage(stage: Self.stage, message: error.message, line: line).write(to: &out)
+            ErrorMessage(stage: Self.stage, message: error.message, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
         }
     }
 
