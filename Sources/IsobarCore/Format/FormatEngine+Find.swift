@@ -27,7 +27,7 @@ extension FormatEngine {
         } else {
             out.key("id"); out.null()
         }
-        try copyFindSnapshotInfo(object, into: &out)
+        try copySnapshotInfo(object, into: &out)
         out.objectEnd()
         out.newline()
     }
@@ -50,7 +50,7 @@ extension FormatEngine {
         out.key("units"); out.string(presentation.units.rawValue)
         out.key("windUnit"); out.string(presentation.windUnit.rawValue)
         out.key("locale"); out.string(presentation.locale.rawValue)
-        try copyFindSnapshotInfo(object, into: &out)
+        try copySnapshotInfo(object, into: &out)
         var count = 0
         out.key("hits")
         out.arrayStart()
@@ -88,12 +88,5 @@ extension FormatEngine {
             out.objectEnd()
         }
         out.arrayEnd()
-    }
-
-    func copyFindSnapshotInfo(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
-        out.key("snapshot"); out.string(try object.optionalString("snapshot"))
-        out.key("source"); out.string(try object.optionalString("source"))
-        out.key("fetchedAt"); out.number(try object.optionalNumber("fetchedAt"))
-        out.key("ageSeconds"); out.number(try object.optionalNumber("ageSeconds"))
     }
 }

@@ -173,25 +173,14 @@ public struct FormatEngine: Sendable {
         }
         let station = try Station(from: stationObject)
         out.key("clear"); out.bool(false)
-        out.key("title"); out.string(station.name.isEmpty ? station.id : station.name)
-        out.key("subtitle"); out.string(station.id + " · " + titles.dayLabel(day))
-        out.key("coordinate"); station.coordinate.write(to: &out)
-        out.key("details")
-        out.arrayStart()
-        for line in titles.details(station, day: day) {
-            out.objectStart()
-            out.key("label"); out.string(line.label)
-            out.key("value"); out.string(line.value)
-            out.objectEnd()
-        }
-        out.arrayEnd()
+        writeCalloutContent(station, titles: titles, day: day, into: &out)
         try copySnapshotInfo(object, into: &out)
         out.objectEnd()
         out.newline()
     }
 
     /// Carries the data's provenance through, so clients can show "stored data, 3 h old".
-    private func copySnapshotInfo(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
+    func copySnapshotInfo(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
         out.key("snapshot"); out.string(try object.optionalString("snapshot"))
         out.key("source"); out.string(try object.optionalString("source"))
         out.key("fetchedAt"); out.number(try object.optionalNumber("fetchedAt"))
