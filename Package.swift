@@ -85,16 +85,18 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+        // Test helpers shared by the process and gateway tests (real child processes, free ports).
+        .target(name: "IsobarTestSupport", path: "Tests/IsobarTestSupport", swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"], swiftSettings: strict),
         .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus"], swiftSettings: strict),
         .testTarget(name: "IsobarGatewayTests", dependencies: [
-            "IsobarGateway", "IsobarCore", "IsobarHost",
+            "IsobarGateway", "IsobarCore", "IsobarHost", "IsobarTestSupport",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
-        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost", "IsobarStore", "IsobarNet"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost", "IsobarStore", "IsobarNet", "IsobarTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
     ]
 )

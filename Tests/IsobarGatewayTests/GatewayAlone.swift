@@ -2,6 +2,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import Testing
+@testable import IsobarTestSupport
 
 /// `isobar broker` plus `isobar gateway` (no stages) on free ports, and a bus client that plays the
 /// filter and formatter: it sees what the gateway publishes and publishes what the gateway relays.

@@ -1,6 +1,7 @@
 import Foundation
 import IsobarCore
 import Testing
+@testable import IsobarTestSupport
 
 extension GatewayProcessTests {
     /// What the gateway says on the bus and relays from it, checked by a bus client that plays the

@@ -5,6 +5,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import Testing
+@testable import IsobarTestSupport
 
 /// Records what a bus client of its own sees (topics and lines, with arrival times), for tests that
 /// watch the bus beside a pipeline.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IsobarTestSupport
 
 extension GatewayProcessTests {
     /// `nearest` and `search` from a WebSocket through `isobar up --sample`: the gateway fills in the

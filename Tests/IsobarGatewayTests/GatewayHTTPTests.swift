@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IsobarTestSupport
 
 extension GatewayProcessTests {
     /// The gateway's plain HTTP routes: the web map, Leaflet, the outlines, and the traversal guard.

@@ -1,6 +1,7 @@
 import Foundation
 import IsobarCore
 import Testing
+@testable import IsobarTestSupport
 
 extension GatewayProcessTests {
     /// Every limit of the gateway, enforced on a real process over real sockets.

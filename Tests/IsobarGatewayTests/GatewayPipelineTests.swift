@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IsobarTestSupport
 
 extension GatewayProcessTests {
     /// The gateway in the whole pipeline (`isobar up --sample`, real broker, stages, sample feed over

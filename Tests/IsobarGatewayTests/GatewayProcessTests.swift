@@ -1,4 +1,5 @@
 import Testing
+@testable import IsobarTestSupport
 
 /// The tests that run real `isobar` processes. They run one at a time: each blocks a thread of the
 /// Swift concurrency pool while it waits on processes and sockets (two threads on two cores), and

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+@testable import IsobarTestSupport
 
 /// A minimal HTTP/1.1 client over a raw TCP socket, for checking status codes the WebSocket client
 /// cannot report (a refused upgrade) and for plain GETs. Blocking; call from tests only.

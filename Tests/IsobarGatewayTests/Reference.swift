@@ -1,4 +1,5 @@
 import Foundation
+@testable import IsobarTestSupport
 
 /// Brute force from the fixtures, with PROTOCOL.md's Visible rule written independently of the
 /// product's code (modular longitude distance).

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdWSClient
 import NIOCore
 import Logging
+@testable import IsobarTestSupport
 
 /// A real WebSocket client (hummingbird-websocket's `WebSocketClient`) for the gateway tests:
 /// `send` queues a text frame, received text frames collect in order, `closeFrame` is how the

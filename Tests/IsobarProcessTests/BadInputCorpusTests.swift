@@ -5,6 +5,7 @@ import Foundation
 import IsobarBus
 import IsobarCore
 import Testing
+@testable import IsobarTestSupport
 
 /// The bad-input corpus (`Fixtures/bad-lines/corpus.ndjson` + `manifest.json`, plus the kinds that
 /// cannot live in a line file, generated here) fed to every stage and to `isobar plug`.

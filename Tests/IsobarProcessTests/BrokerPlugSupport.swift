@@ -5,6 +5,7 @@ import Foundation
 import IsobarBus
 import IsobarCore
 import Testing
+@testable import IsobarTestSupport
 
 /// A real `isobar broker` on two free loopback ports, plus the environment that points other
 /// `isobar` processes at it (`ISOBAR_PUB` / `ISOBAR_SUB`).

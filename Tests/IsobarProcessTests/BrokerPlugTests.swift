@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import IsobarBus
 import Testing
+@testable import IsobarTestSupport
 
 /// Real processes: the built `isobar broker` and `isobar plug`, with the test as a bus client.
 /// Serialized: each test runs several processes, and two cores are easily saturated.

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import IsobarBus
 import Testing
+@testable import IsobarTestSupport
 
 /// CURVE with real processes: `isobar keygen` for the broker and the clients, `isobar broker
 /// --curve-secret --curve-allow`, `isobar plug` with its keys in the environment, and the test as a

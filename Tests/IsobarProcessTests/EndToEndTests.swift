@@ -2,6 +2,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import Testing
+@testable import IsobarTestSupport
 
 /// The whole pipeline as a user runs it: `isobar up --sample` (broker, sample feed over real HTTP,
 /// fetch, filter, format, persist under plug; real libzmq and SQLite), with clients on the bus.

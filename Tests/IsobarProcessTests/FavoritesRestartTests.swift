@@ -2,6 +2,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import Testing
+@testable import IsobarTestSupport
 
 /// Favorites through a restart of the whole pipeline (`isobar up`, real SQLite in the data
 /// directory): the list comes back on joining, in the order added, with live values, an id no

@@ -5,6 +5,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import Testing
+@testable import IsobarTestSupport
 
 /// Feed faults through the whole pipeline: `isobar up` polling a sample feed that this test runs
 /// (and restarts with `--fault`), with clients on the bus. After a good fetch, each fault must

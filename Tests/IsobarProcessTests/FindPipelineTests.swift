@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IsobarTestSupport
 
 /// `nearest` and `search` answered by the stages alone in a shell pipe (`fetch | filter | format`).
 @Suite(.serialized) struct FindPipelineTests {

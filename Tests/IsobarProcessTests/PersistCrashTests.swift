@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import IsobarCore
 import Testing
+@testable import IsobarTestSupport
 
 /// `isobar persist` killed with SIGKILL at random moments while snapshots stream in: after every
 /// kill the file passes `PRAGMA integrity_check` (read by the sqlite3 CLI, an independent reader,

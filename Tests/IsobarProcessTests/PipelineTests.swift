@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IsobarTestSupport
 
 /// The stages as plain programs in a shell pipe, exactly as the README shows them.
 @Suite(.serialized) struct PipelineTests {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
+@testable import IsobarTestSupport
 
 /// `isobar plug` starts COMMAND with posix_spawnp, never through a shell: shell syntax in COMMAND or
 /// its arguments is never interpreted.

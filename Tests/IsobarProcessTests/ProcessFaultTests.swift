@@ -5,6 +5,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import Testing
+@testable import IsobarTestSupport
 
 /// `isobar up --sample` on free ports, for the fault suites: the processes it supervises found
 /// through /proc, and the data directory removed on `stop()`.

@@ -1,5 +1,6 @@
 import Foundation
 import IsobarCore
+@testable import IsobarTestSupport
 
 /// Brute-force references for end-to-end checks, computed from the fixtures with the contract's
 /// visibility rule written independently of the product's code (modular longitude distance).

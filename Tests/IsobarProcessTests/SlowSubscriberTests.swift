@@ -5,6 +5,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import Testing
+@testable import IsobarTestSupport
 
 /// Slow and late subscribers, and consumers that see a gap: each converges (resync), and the
 /// broker's and the filter's memory stays bounded meanwhile.

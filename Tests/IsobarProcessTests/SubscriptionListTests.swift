@@ -3,6 +3,7 @@ import IsobarCore
 import IsobarNet
 import IsobarStore
 import Testing
+@testable import IsobarTestSupport
 
 /// Every place that starts a stage on the bus subscribes it to exactly the topics the stage
 /// declares beside its engine: compose.yaml, docs/compose.md and the scripts are text, so they are

@@ -1,6 +1,7 @@
 import Foundation
 import IsobarCore
 import IsobarHost
+@testable import IsobarTestSupport
 
 /// A map client for end-to-end tests: sends client-contract messages over the real bus and keeps
 /// the annotation set that applying every received message in order produces.

@@ -69,14 +69,26 @@ final class ProcessHarness: @unchecked Sendable {
 
     // MARK: Locating the binary
 
-    /// The package root: three levels above this file (`Tests/IsobarProcessTests/ProcessHarness.swift`).
+    /// The package root: three levels above this file (`Tests/IsobarTestSupport/ProcessHarness.swift`).
     static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The `isobar` executable to test: `$ISOBAR_BINARY` if set (e.g. a release build), else
-    /// `.build/debug/isobar` under the package root. Build it first (`swift build`).
+    /// The `isobar` executable to test: `$ISOBAR_BINARY` if set (e.g. a release build), else the
+    /// one built beside this test bundle (any `--scratch-path`), else `.build/debug/isobar` under
+    /// the package root. Build it first (`swift build`).
     static var isobarBinary: String {
         if let path = ProcessInfo.processInfo.environment["ISOBAR_BINARY"], !path.isEmpty { return path }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if n > 0 {
+            let me = URL(fileURLWithPath: String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            var directory = me.deletingLastPathComponent()
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("isobar").path
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
         return packageRoot.appendingPathComponent(".build/debug/isobar").path
     }
 
