@@ -78,35 +78,3 @@ public final class StationSnapshot {
         return position >= 0 ? Int(position) : nil
     }
 }
-
-/// Gives every station id a small integer key, stable for the life of the filter, so per-client
-/// state is a dictionary of integers rather than of strings. One instance is shared by the filter
-/// and its snapshots (a class, so a new snapshot never copies the table).
-public final class KeyInterner {
-    private var keys: [String: UInt64] = [:]
-    private var ids: [String] = []
-
-    public init() {}
-
-    public var count: Int { ids.count }
-
-    public func existingKey(for id: String) -> UInt64? { keys[id] }
-
-    /// Room for `additional` more ids without rehashing while a large snapshot is interned.
-    public func reserve(_ additional: Int) {
-        keys.reserveCapacity(ids.count + additional)
-        ids.reserveCapacity(ids.count + additional)
-    }
-
-    public func key(for id: String) -> UInt64 {
-        if let key = keys[id] { return key }
-        let key = UInt64(ids.count)
-        keys[id] = key
-        ids.append(id)
-        return key
-    }
-
-    public func id(for key: UInt64) -> String? {
-        key < UInt64(ids.count) ? ids[Int(key)] : nil
-    }
-}

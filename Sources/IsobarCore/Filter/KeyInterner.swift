@@ -1,0 +1,84 @@
+/// Gives every station id a small integer key, stable for the life of the filter, so per-client
+/// state is a dictionary of integers rather than of strings. One instance is shared by the filter
+/// and its snapshots (a class, so a new snapshot never copies the table).
+///
+/// The ids live once, in `ids` (the key is the position); the lookup from id to key is an
+/// open-addressing table of those positions (`Int32`, -1 empty, linear probing, at most half
+/// full). At a million ids that is 8 MB of slots beside the 16 MB of ids, where a
+/// `[String: UInt64]` held ~48 MB of buckets (a second copy of every id plus its key, at most
+/// three quarters full): the largest single saving towards the filter's memory target at 1M
+/// stations (BENCHMARKS.md). The hash is FNV-1a started from a per-instance random seed, so ids
+/// crafted to collide in one process do not collide in another (the same reason Swift seeds
+/// `Hasher`): a hostile feed cannot turn lookups quadratic.
+public final class KeyInterner {
+    private var ids: [String] = []
+    private var slots: [Int32]
+    private var mask: Int
+    private let seed: UInt64
+
+    public init() {
+        slots = [Int32](repeating: -1, count: 16)
+        mask = 15
+        seed = UInt64.random(in: .min ... .max)
+    }
+
+    public var count: Int { ids.count }
+
+    public func existingKey(for id: String) -> UInt64? {
+        var slot = startSlot(for: id)
+        while true {
+            let position = slots[slot]
+            if position < 0 { return nil }
+            if ids[Int(position)] == id { return UInt64(position) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Room for `additional` more ids without growing the table while a large snapshot is interned.
+    public func reserve(_ additional: Int) {
+        ids.reserveCapacity(ids.count + additional)
+        grow(toHold: ids.count + additional)
+    }
+
+    public func key(for id: String) -> UInt64 {
+        var slot = startSlot(for: id)
+        while true {
+            let position = slots[slot]
+            if position < 0 { break }
+            if ids[Int(position)] == id { return UInt64(position) }
+            slot = (slot + 1) & mask
+        }
+        let key = ids.count
+        ids.append(id)
+        slots[slot] = Int32(key)
+        if ids.count * 2 > slots.count { grow(toHold: ids.count) }
+        return UInt64(key)
+    }
+
+    public func id(for key: UInt64) -> String? {
+        key < UInt64(ids.count) ? ids[Int(key)] : nil
+    }
+
+    /// Rebuilds the slots with at least twice `count` of them (a power of two), if needed.
+    private func grow(toHold count: Int) {
+        var capacity = slots.count
+        while capacity < count * 2 { capacity <<= 1 }
+        guard capacity > slots.count else { return }
+        slots = [Int32](repeating: -1, count: capacity)
+        mask = capacity - 1
+        for (position, id) in ids.enumerated() {
+            var slot = startSlot(for: id)
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(position)
+        }
+    }
+
+    @inline(__always) private func startSlot(for id: String) -> Int {
+        var hash = seed ^ 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        // FNV-1a's low bits mix poorly for ids that differ only in their last characters; fold the
+        // high half in before masking.
+        hash ^= hash >> 29
+        return Int(truncatingIfNeeded: hash) & mask
+    }
+}
