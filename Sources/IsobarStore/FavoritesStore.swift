@@ -10,17 +10,20 @@ import IsobarCore
 /// snapshot data (or the reverse). WAL mode and one transaction per change, as the snapshot
 /// store, so a killed filter leaves the list before or after a change, never between.
 ///
-/// Opening never throws: a file that cannot be opened (damaged, not a database, read-only, a
-/// newer schema) is remembered, and every call throws that `StoreError`, which names the file.
-/// The filter reports it once and keeps favorites in memory; the file is left untouched.
+/// Opening never throws: a file that cannot be opened (damaged, not a database, a newer schema)
+/// is remembered, and every call throws that `StoreError`, which names the file. A file that can
+/// only be read (a read-only file or file system) is opened for reading: the stored lists are
+/// still served, and every change throws `StoreError.readOnly`. The filter reports either once
+/// and keeps changes in memory; the file is left untouched.
 public final class FavoritesStore: FavoritesBacking, Sendable {
     public let path: String
     public var location: String { path }
     private let state: State
 
-    /// Open, or why not.
+    /// Open, open for reading only (and why), or why not at all.
     private enum State: Sendable {
         case open(DatabaseQueue)
+        case readOnly(DatabaseQueue, StoreError)
         case unusable(StoreError)
     }
 
@@ -30,15 +33,30 @@ public final class FavoritesStore: FavoritesBacking, Sendable {
         do {
             try DataDirectory.create(parentOf: path)
             state = .open(try Self.open(path))
+        } catch .cannotOpen(let path, let reason) {
+            let error = StoreError.readOnly(path: path, reason: reason)
+            if let database = try? Self.openForReading(path) {
+                state = .readOnly(database, error)
+            } else {
+                state = .unusable(.cannotOpen(path: path, reason: reason))
+            }
         } catch {
             state = .unusable(error)
         }
     }
 
-    /// Why the file cannot be used, or nil when it is open.
+    /// Why the file cannot be used at all, or nil when it can at least be read.
     public var openError: StoreError? {
         if case .unusable(let error) = state { return error }
         return nil
+    }
+
+    /// Why changes cannot be stored (the file is unusable or read-only), or nil when they can.
+    public var writeError: StoreError? {
+        switch state {
+        case .open: return nil
+        case .readOnly(_, let error), .unusable(let error): return error
+        }
     }
 
     public func favorites(of client: String) throws -> [String] {
@@ -50,7 +68,7 @@ public final class FavoritesStore: FavoritesBacking, Sendable {
     }
 
     public func add(_ id: String, for client: String) throws {
-        try run("adding favorite \(id) of \(client)") { db in
+        try run(writing: true, "adding favorite \(id) of \(client)") { db in
             try db.write { db in
                 let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM favorites WHERE client = ?", arguments: [client]) ?? 1
                 try db.execute(sql: "INSERT OR IGNORE INTO favorites (client, id, position) VALUES (?, ?, ?)", arguments: [client, id, next])
@@ -59,22 +77,28 @@ public final class FavoritesStore: FavoritesBacking, Sendable {
     }
 
     public func remove(_ id: String, for client: String) throws {
-        try run("removing favorite \(id) of \(client)") { db in
+        try run(writing: true, "removing favorite \(id) of \(client)") { db in
             try db.write { db in try db.execute(sql: "DELETE FROM favorites WHERE client = ? AND id = ?", arguments: [client, id]) }
         }
     }
 
     /// Closes the file. Later calls fail.
     public func close() throws(StoreError) {
-        guard case .open(let database) = state else { return }
+        let database: DatabaseQueue
+        switch state {
+        case .open(let queue), .readOnly(let queue, _): database = queue
+        case .unusable: return
+        }
         do { try database.close() } catch { throw StoreError.from(error, operation: "closing", path: path) }
     }
 
-    private func run<T>(_ operation: String, _ body: (DatabaseQueue) throws -> T) throws(StoreError) -> T {
+    private func run<T>(writing: Bool = false, _ operation: String, _ body: (DatabaseQueue) throws -> T) throws(StoreError) -> T {
         switch state {
         case .unusable(let error):
             throw error
-        case .open(let database):
+        case .readOnly(_, let error) where writing:
+            throw error
+        case .open(let database), .readOnly(let database, _):
             do { return try body(database) } catch { throw StoreError.from(error, operation: operation, path: path) }
         }
     }
@@ -103,6 +127,31 @@ public final class FavoritesStore: FavoritesBacking, Sendable {
         } catch {
             throw StoreError.from(error, operation: "opening", path: path)
         }
+        return database
+    }
+
+    /// Opens a file that cannot be written, for reading only: it must already be a complete,
+    /// healthy favorites store (nothing can be created or migrated in it).
+    ///
+    /// A WAL database opened read-only still needs its `-shm` file, which a read-only file system
+    /// cannot hold, so the file is opened as an SQLite URI with `immutable=1` (the system SQLite
+    /// is built with URI file names on): no locks, no `-shm`. The price: changes left in a `-wal`
+    /// file beside it by a process that was killed are not seen, and nothing can be done about
+    /// them on a read-only file system anyway.
+    private static func openForReading(_ path: String) throws -> DatabaseQueue {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let escaped = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else {
+            throw StoreError.cannotOpen(path: path, reason: "the path cannot be written as an SQLite URI")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "isobar-favorites (read-only)"
+        let database = try DatabaseQueue(path: "file:" + escaped + "?immutable=1", configuration: configuration)
+        let usable = try database.read { db in
+            try String.fetchAll(db, sql: "PRAGMA quick_check(3)") == ["ok"]
+                && migrator.hasCompletedMigrations(db) && !migrator.hasBeenSuperseded(db)
+        }
+        guard usable else { throw StoreError.cannotOpen(path: path, reason: "read-only, and not a complete favorites store") }
         return database
     }
 

@@ -17,6 +17,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case incompatible(path: String, detail: String)
     /// The disk or file system is full; the snapshot was not stored.
     case diskFull(path: String)
+    /// The file could be opened only for reading (a read-only file or file system): what it holds
+    /// is read, nothing can be written.
+    case readOnly(path: String, reason: String)
     /// Any other SQLite failure during `operation`.
     case failed(operation: String, path: String, detail: String)
     /// A caller asked for something the store cannot do (e.g. keep 0 snapshots).
@@ -29,6 +32,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         case .cannotOpen(let path, let reason):
             return "cannot open the database \(path) for writing: \(reason). Check that the path is a writable file "
                 + "(not a directory) on a writable file system, or choose another location with --data-dir."
+        case .readOnly(let path, let reason):
+            return "the database \(path) can only be read (\(reason)): what it holds is used, changes cannot be stored. "
+                + "Make the file and its directory writable, or choose another location with --data-dir."
         case .corrupt(let path, let detail):
             return "the database \(path) is not a valid isobar store or is damaged (\(detail)). isobar will not "
                 + "overwrite it: move it away (mv \(path) \(path).corrupt, with any -wal and -shm file beside it) and "
@@ -48,7 +54,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// True when the store cannot be trusted for the rest of the run.
     public var isFatal: Bool {
         switch self {
-        case .corrupt, .incompatible, .cannotOpen, .cannotCreateDirectory: return true
+        case .corrupt, .incompatible, .cannotOpen, .cannotCreateDirectory, .readOnly: return true
         case .diskFull, .failed, .invalidArgument: return false
         }
     }

@@ -55,9 +55,9 @@ struct FilterCommand: ParsableCommand {
         let backing: any FavoritesBacking
         if let favorites {
             let store = FavoritesStore(path: favorites)
-            if let problem = store.openError {
+            if let problem = store.writeError {
                 // Also an `error` line on the first favorites use; here for the operator at once.
-                FileHandle.standardError.write(Data("isobar filter: favorites: \(problem) Favorites are kept in memory only.\n".utf8))
+                FileHandle.standardError.write(Data("isobar filter: favorites: \(problem) Changes to favorites are kept in memory only.\n".utf8))
             }
             backing = store
         } else {

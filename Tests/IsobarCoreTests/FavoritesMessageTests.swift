@@ -12,12 +12,14 @@ import Testing
         struct Failure: Error, CustomStringConvertible { var description: String }
         let location = "/data/favorites.sqlite"
         var failLoad: Bool
+        /// What reads return (a read-only file still holds its lists).
+        var stored: [String: [String]]
         var calls = 0
-        init(failLoad: Bool) { self.failLoad = failLoad }
+        init(failLoad: Bool, stored: [String: [String]] = [:]) { self.failLoad = failLoad; self.stored = stored }
         func favorites(of client: String) throws -> [String] {
             calls += 1
             if failLoad { throw Failure(description: "file is not a database") }
-            return []
+            return stored[client] ?? []
         }
         func add(_ id: String, for client: String) throws { calls += 1; throw Failure(description: "attempt to write a readonly database") }
         func remove(_ id: String, for client: String) throws { calls += 1; throw Failure(description: "attempt to write a readonly database") }
@@ -126,21 +128,26 @@ import Testing
         let out = pipe.run([Self.viewport, Self.favorite("LZIB", true), #"{"type":"viewport","client":"bob","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1}}"#,
                             Self.favorite("LZKZ", true)])
         #expect(out.filter.count == 3)
-        #expect(out.filter.first == #"{"type":"error","stage":"filter","message":"favorites store /data/favorites.sqlite failed: file is not a database. Favorites are kept in memory until the filter stops; fix or move the file and restart the filter to store them again","excerpt":""}"#)
+        #expect(out.filter.first == #"{"type":"error","stage":"filter","message":"favorites store /data/favorites.sqlite failed: file is not a database. Changes to favorites are kept in memory until the filter stops; fix or move the file and restart the filter to store them again","excerpt":""}"#)
         #expect(Array(out.format.dropFirst()) == [Self.starred("added", [Self.bratislava]), Self.starred("added", [Self.bratislava, Self.kosice])])
         #expect(backing.calls == 1)
     }
 
+    /// A read-only store: one error at the first change, the change holds in memory, and a client
+    /// joining afterwards still gets the list the file holds (it can be read).
     @Test func aStoreThatCannotBeWrittenIsOneErrorAndTheChangeStillHolds() {
-        let backing = FailingFavorites(failLoad: false)
+        let backing = FailingFavorites(failLoad: false, stored: ["bob": ["LZKZ"]])
         let pipe = Pipe(favorites: backing)
         let out = pipe.run([Self.viewport, Self.favorite("LZIB", true), Self.favorite("LZKZ", true), Self.favorite("LZIB", false)])
         #expect(out.filter.filter { $0.hasPrefix(#"{"type":"error""#) }.count == 1)
-        #expect(out.filter.first?.contains("favorites store /data/favorites.sqlite failed: attempt to write a readonly database") == true)
+        #expect(out.filter.first?.contains("favorites store /data/favorites.sqlite failed: attempt to write a readonly database. Changes to favorites are kept in memory") == true)
         #expect(Array(out.format.dropFirst()) == [Self.starred("added", [Self.bratislava]), Self.starred("added", [Self.bratislava, Self.kosice]),
                                                   Self.starred("removed", [Self.kosice])])
-        // One load, one failed add; after that the store is left alone.
+        // One load, one failed add; after that no change is tried again.
         #expect(backing.calls == 2)
+        let bob = pipe.run([#"{"type":"viewport","client":"bob","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1}}"#], types: ["pinned", "error"])
+        #expect(bob.filter == [#"{"type":"pinned","client":"bob","reason":"joined","items":[{"id":"LZKZ","today":{"id":"LZKZ","name":"Košice","latitude":48.66308,"longitude":21.24111,"temperature":50,"windSpeed":10,"windDirection":270,"precipitation":20},"tomorrow":null}]}"#])
+        #expect(backing.calls == 3)
     }
 
     /// Every bad request is one `error` from the filter, and nothing else.

@@ -263,7 +263,6 @@ final class ProcessHarness: @unchecked Sendable {
         return box.stderrLines.joined(separator: "\n")
     }
 
-    /// All stdout lines so far (consumed or not).
     /// Every stdout line so far; once the process has ended, waits (up to 5 s) for the reader to
     /// reach end of file first, so lines written just before the exit are not missed.
     var allStdoutLines: [String] {

@@ -4,8 +4,9 @@
 ///
 /// The filter holds the lists because it holds both days' snapshots and sees every client join;
 /// the backing only stores ids. A backing that fails is reported once (an `error` naming its
-/// location) and then left alone: the lists live on in memory for the rest of the run, so a
-/// damaged or read-only file costs durability, never the session.
+/// location), and the lists live on in memory for the rest of the run: a damaged file costs
+/// durability, never the session. A backing that fails only to write (a read-only file) is still
+/// read, so clients that join later get their stored lists (`FavoritesHealth`).
 extension FilterEngine {
     func favorite(_ request: FavoriteRequest, now: Double, into out: inout JSONWriter) throws(MessageError) {
         clients[request.client]?.lastSeen = max(clients[request.client]?.lastSeen ?? now, now)
@@ -50,33 +51,37 @@ extension FilterEngine {
     /// Drops a departed client's list (it is in the backing) unless the backing failed, in which
     /// case memory is the only copy left.
     func forgetFavorites(of name: String) {
-        if !favoritesFailed { favoriteLists[name] = nil }
+        if favoritesHealth == .healthy { favoriteLists[name] = nil }
     }
 
     private func loadFavorites(_ name: String, into out: inout JSONWriter) -> FavoriteList {
         if let list = favoriteLists[name] { return list }
-        guard !favoritesFailed else { return FavoriteList(ids: []) }
+        guard favoritesHealth != .failing else { return FavoriteList(ids: []) }
         do {
             return FavoriteList(ids: try favoritesBacking.favorites(of: name))
         } catch {
-            reportFavoritesFailure(error, into: &out)
+            reportFavoritesFailure(error, becoming: .failing, into: &out)
             return FavoriteList(ids: [])
         }
     }
 
     private func persist(into out: inout JSONWriter, _ change: (any FavoritesBacking) throws -> Void) {
-        guard !favoritesFailed else { return }
+        guard favoritesHealth == .healthy else { return }
         do {
             try change(favoritesBacking)
         } catch {
-            reportFavoritesFailure(error, into: &out)
+            reportFavoritesFailure(error, becoming: .writesFailing, into: &out)
         }
     }
 
-    private func reportFavoritesFailure(_ error: any Error, into out: inout JSONWriter) {
-        favoritesFailed = true
+    /// One `error` for the first failure of any kind; later ones only move the state on.
+    private func reportFavoritesFailure(_ error: any Error, becoming health: FavoritesHealth, into out: inout JSONWriter) {
+        let first = favoritesHealth == .healthy
+        favoritesHealth = health
+        guard first else { return }
+        let reason = "\(error)"
         ErrorMessage(stage: Self.stage,
-                     message: "favorites store \(favoritesBacking.location) failed: \(error). Favorites are kept in memory until the filter stops; fix or move the file and restart the filter to store them again",
+                     message: "favorites store \(favoritesBacking.location) failed: \(reason)\(reason.hasSuffix(".") ? "" : ".") Changes to favorites are kept in memory until the filter stops; fix or move the file and restart the filter to store them again",
                      excerpt: "").write(to: &out)
     }
 

@@ -35,7 +35,7 @@ public final class FilterEngine {
     /// Favorites of the clients that joined or asked, loaded from `favoritesBacking` once each.
     var favoriteLists: [String: FavoriteList] = [:]
     /// The backing failed once: from then on favorites live in memory only.
-    var favoritesFailed = false
+    var favoritesHealth = FavoritesHealth.healthy
 
     public init(options: FilterOptions = FilterOptions(), favorites: any FavoritesBacking = InMemoryFavorites()) {
         self.options = options
@@ -416,7 +416,7 @@ public final class FilterEngine {
         for client in gone { remove(client) }
         // Lists of clients that asked without ever joining are in the backing; memory holds only
         // joined clients' (unless the backing failed and memory is all there is).
-        if !favoritesFailed && favoriteLists.count > clients.count {
+        if favoritesHealth == .healthy && favoriteLists.count > clients.count {
             favoriteLists = favoriteLists.filter { clients[$0.key] != nil }
         }
         // A gateway that stopped leasing and hosts nobody is forgotten too.
