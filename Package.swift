@@ -96,6 +96,7 @@ let package = Package(
             "IsobarGateway", "IsobarCore", "IsobarHost", "IsobarTestSupport",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
         ], swiftSettings: strict),
         .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost", "IsobarStore", "IsobarNet", "IsobarTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
     ]

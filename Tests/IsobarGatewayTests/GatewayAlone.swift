@@ -25,7 +25,8 @@ final class GatewayAlone: @unchecked Sendable {
         gateway = try ProcessHarness.isobar(["gateway", "--listen", "127.0.0.1:0", "--name", name, "--lease-interval", "0.2",
                                              "--web-root", root] + arguments, environment: environment)
         self.name = name
-        let ready = gateway.waitForStderr(containing: "gateway: listening on http://127.0.0.1:", timeout: .seconds(20))
+        // http:// or, with --tls-cert, https://
+        let ready = gateway.waitForStderr(timeout: .seconds(20)) { $0.contains("gateway: listening on http") && $0.contains("://127.0.0.1:") }
         guard let ready, let port = Int(ready.split(separator: ":").last?.filter(\.isNumber) ?? "") else {
             throw HTTPProbe.Failure(description: "gateway did not start: \(gateway.stderrText)")
         }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import NIOCore
+import HummingbirdTLS
 import Logging
 @testable import IsobarTestSupport
 
@@ -23,7 +24,9 @@ final class WSTestClient: @unchecked Sendable {
     private let continuation: AsyncStream<Outgoing>.Continuation
     private var task: Task<Void, Never>?
 
-    init(port: Int, query: String = "", headers: [String: String] = [:]) {
+    /// With `tls`, connects over `wss://` with that client configuration (trust roots, verification)
+    /// to `localhost` (a TLS client may not send an IP address as the server name).
+    init(port: Int, query: String = "", headers: [String: String] = [:], tls: TLSConfiguration? = nil) {
         (outgoing, continuation) = AsyncStream.makeStream(of: Outgoing.self)
         let outgoing = self.outgoing
         var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 24)
@@ -35,10 +38,11 @@ final class WSTestClient: @unchecked Sendable {
         // On a thread of its own, never the Swift concurrency pool: the process tests (here and in
         // other test targets of the same run) block pool threads while they wait, and on two cores
         // a client on the pool could not connect or read until one of them finished.
-        task = Task(executorPreference: TestThreadExecutor.shared) { [configuration, logger] in
+        task = Task(executorPreference: TestThreadExecutor.shared) { [configuration, logger, tls] in
             do {
-                let frame = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/ws\(query)", configuration: configuration,
-                                                              logger: logger) { inbound, outbound, _ in
+                let base = tls == nil ? "ws://127.0.0.1" : "wss://localhost"
+                let frame = try await WebSocketClient.connect(url: "\(base):\(port)/ws\(query)", configuration: configuration,
+                                                              tlsConfiguration: tls, logger: logger) { inbound, outbound, _ in
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for await frame in outgoing {
