@@ -66,7 +66,9 @@ write("filter", "clients-dateline-poles.ndjson",
          line({"type": "favorite", "client": "carol", "id": "LZKZ", "on": True}),
          viewport("alice", 0, -179, 10, 4, version=2),
          viewport("alice", 0, -179, 10, 4, version=1),
-         viewport("dave", 44, -107, 6, 8, limit=4, units="metric", locale="sk", version=0)]
+         viewport("dave", 44, -107, 6, 8, limit=4, units="metric", locale="sk", version=0),
+         viewport("alice", 44, -104, 2, 3),
+         viewport("alice", 41, -108, 2, 3)]
       + snapshot("tomorrow", "tomorrow-1", 1001, STATIONS[:20])
       + snapshot("today", "today-2", 1030, warm)
       + [viewport("bob", -89.5, 90, 1, 359.9), line({"type": "select", "client": "bob", "id": None})])

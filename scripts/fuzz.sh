@@ -3,6 +3,7 @@
 #   TARGET   a file name in Fuzz/Targets/ without .swift (json, lines, feed-onx, filter, format, frame),
 #            or `list` to print them
 #   SECONDS  how long to fuzz; 0 only builds
+#   LIBFUZZER_ARGS  passed to the fuzzer (e.g. -runs=N)
 # Builds with swiftc -sanitize=fuzzer,address into .build/fuzz/ (IsobarCore once as a static
 # library, rebuilt when its sources change; each target links it). Starts from the committed
 # seed corpus Fuzz/corpus/TARGET/ and writes new inputs to .build/fuzz/corpus/TARGET/ (never to
@@ -23,7 +24,9 @@ source_file=Fuzz/Targets/$target.swift
 [ -f "$source_file" ] || { echo "fuzz: no target $target (scripts/fuzz.sh list)" >&2; exit 2; }
 
 out=.build/fuzz
-mkdir -p "$out/core" "$out/bin" "$out/corpus/$target" "$out/artifacts/$target"
+# gold warns once per AddressSanitizer symbol it cannot export; nothing to act on.
+quiet_linker() { grep -v "Cannot export local symbol '__asan" >&2 || true; }
+mkdir -p "$out/core" "$out/bin" "$out/artifacts/$target"
 flags=(-parse-as-library -sanitize=fuzzer,address -O -g -warnings-as-errors)
 
 # IsobarCore as a static library, rebuilt only when a source (or the flags) changed. A lock
@@ -36,7 +39,7 @@ if [ "$(cat "$out/core/hash" 2>/dev/null)" != "$core_hash" ]; then
   echo "fuzz: building IsobarCore (about a minute)" >&2
   rm -f "$out/core/hash"
   (cd "$out/core" && nice -n 10 swiftc "${flags[@]}" -emit-library -static -emit-module -module-name IsobarCore \
-     $(printf "$PWD/../../../%s " $core_sources) -o libIsobarCore.a)
+     $(printf "$PWD/../../../%s " $core_sources) -o libIsobarCore.a) 2>&1 | quiet_linker
   echo "$core_hash" >"$out/core/hash"
 fi
 flock -u 9
@@ -49,7 +52,7 @@ binary=$out/bin/$target
 if [ "$(cat "$binary.hash" 2>/dev/null)" != "$target_hash" ]; then
   echo "fuzz: building $target" >&2
   nice -n 10 swiftc "${flags[@]}" -module-name "Fuzz_${target//-/_}" -I "$out/core" -L "$out/core" -lIsobarCore \
-    "$source_file" Fuzz/Support/*.swift $extra -o "$binary"
+    "$source_file" Fuzz/Support/*.swift $extra -o "$binary" 2>&1 | quiet_linker
   echo "$target_hash" >"$binary.hash"
 fi
 [ "$seconds" -gt 0 ] || exit 0
@@ -60,4 +63,8 @@ args=(-max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -print_final_stat
 mkdir -p "Fuzz/corpus/$target"
 # Swift's own crash handler would race AddressSanitizer's report; libFuzzer prints the stack.
 export SWIFT_BACKTRACE=enable=no
-exec nice -n 10 "$binary" "${args[@]}" "$@" "$out/corpus/$target" "Fuzz/corpus/$target"
+# New inputs go to the first directory: FUZZ_CORPUS_DIR, or .build/fuzz/corpus/TARGET, kept
+# between runs; the committed seeds are only read.
+scratch=${FUZZ_CORPUS_DIR:-$out/corpus/$target}
+mkdir -p "$scratch"
+exec nice -n 10 "$binary" "${args[@]}" "$@" "$scratch" "Fuzz/corpus/$target"
