@@ -43,6 +43,9 @@ public actor FeedFetcher {
     private let logger: Logger
     /// `--once`: there is no next attempt, so failures report `retryIn` 0 and log no retry time.
     private let once: Bool
+    /// How bodies are read (`--format`, `--openweather-units`).
+    private let format: FeedFormat
+    private let formatOptions: FeedFormat.Options
 
     public init(options: FetchOptions, client: FeedClient, output: any FetchOutput, logger: Logger,
                 clock: @escaping @Sendable () -> Double = UnixClock.now, jitter: Jitter = .system) throws(FetchOptionsError) {
@@ -58,6 +61,8 @@ public actor FeedFetcher {
         self.jitter = jitter
         self.logger = logger
         self.once = options.once
+        self.format = options.format
+        self.formatOptions = FeedFormat.Options(openWeatherUnits: options.openWeatherUnits)
     }
 
     /// The last snapshot published for `day`, if any.
@@ -144,7 +149,7 @@ public actor FeedFetcher {
         guard var feed = feeds[day] else { return false }
         defer { feeds[day] = feed }
         let now = clock()
-        var parsed: OnXFeed.Parsed?
+        var parsed: ParsedFeed?
         var snapshotID = ""
         let outcome: FeedPoller.Outcome
         switch response {
@@ -154,7 +159,8 @@ public actor FeedFetcher {
             outcome = .failed(reason: reason)
         case .body(let bytes, let validators):
             do {
-                let result = try OnXFeed.parse(bytes, stage: "fetch")
+                let (result, chosen) = try format.parse(bytes, day: day, options: formatOptions, stage: "fetch")
+                if format == .auto { logger.info("--format auto: \(day.rawValue)'s body is \(chosen.rawValue)", metadata: ["url": "\(feed.source)"]) }
                 parsed = result
                 snapshotID = OnXFeed.snapshotID(day: day, stations: result.stations)
                 outcome = .content(snapshotID: snapshotID, validators: validators)

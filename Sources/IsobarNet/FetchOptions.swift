@@ -28,10 +28,15 @@ public struct FetchOptions: Sendable, Equatable {
     public var backoffBase: Double
     /// Largest retry ceiling, in seconds.
     public var backoffCap: Double
+    /// The format of both sources' bodies (`auto` recognises each body and logs what it chose).
+    public var format: FeedFormat
+    /// What an OpenWeather source's request asked for with `units=`.
+    public var openWeatherUnits: OpenWeatherFeed.Units
 
     public init(today: String = FetchOptions.defaultToday, tomorrow: String = FetchOptions.defaultTomorrow,
                 interval: Double = 60, once: Bool = false, timeout: Double = 10, maxBodyBytes: Int = Limits.feedBodyBytes,
-                maxRedirects: Int = 3, backoffBase: Double = 1, backoffCap: Double = 300) {
+                maxRedirects: Int = 3, backoffBase: Double = 1, backoffCap: Double = 300, format: FeedFormat = .onx,
+                openWeatherUnits: OpenWeatherFeed.Units = .standard) {
         self.today = today
         self.tomorrow = tomorrow
         self.interval = interval
@@ -41,6 +46,8 @@ public struct FetchOptions: Sendable, Equatable {
         self.maxRedirects = maxRedirects
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
+        self.format = format
+        self.openWeatherUnits = openWeatherUnits
     }
 
     /// Checks the numbers and both sources, so a bad flag is reported in one line before anything runs.

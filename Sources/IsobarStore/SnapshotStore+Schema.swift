@@ -38,6 +38,12 @@ extension SnapshotStore {
                 ) WITHOUT ROWID;
                 """)
         }
+        // The fuller station model (issue 14): the optional fields as one JSON object per
+        // station, NULL for a station without any (every onX station), so a v1 file keeps working
+        // and its snapshots replay unchanged.
+        migrator.registerMigration("v2: station details") { db in
+            try db.execute(sql: "ALTER TABLE stations ADD COLUMN details TEXT")
+        }
         return migrator
     }()
 }

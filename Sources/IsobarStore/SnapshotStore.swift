@@ -78,14 +78,15 @@ public final class SnapshotStore: Sendable {
                                arguments: [day.rawValue, id, stations.count, fetchedAt, storedAt])
                 let insert = try db.cachedStatement(sql: """
                     INSERT INTO stations (snapshot, day, seq, id, name, latitude, longitude,
-                                          temperature, windSpeed, windDirection, precipitation)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                          temperature, windSpeed, windDirection, precipitation, details)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 for (seq, station) in stations.enumerated() {
                     try insert.execute(arguments: [
                         id, day.rawValue, seq, station.id, station.name,
                         station.coordinate.latitude, station.coordinate.longitude,
                         station.temperature, station.windSpeed, station.windDirection, station.precipitation,
+                        station.details?.json,
                     ])
                 }
                 return .stored(pruned: try Self.prune(db, day: day, keep: keep))
@@ -185,7 +186,7 @@ public final class SnapshotStore: Sendable {
 
     private static func stations(_ db: Database, day: Day, snapshot: String) throws -> [Station] {
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT id, name, latitude, longitude, temperature, windSpeed, windDirection, precipitation
+            SELECT id, name, latitude, longitude, temperature, windSpeed, windDirection, precipitation, details
             FROM stations WHERE day = ? AND snapshot = ? ORDER BY seq
             """, arguments: [day.rawValue, snapshot])
         var stations: [Station] = []
@@ -198,7 +199,8 @@ public final class SnapshotStore: Sendable {
                 temperature: try row.decode(Double?.self, atIndex: 4),
                 windSpeed: try row.decode(Double?.self, atIndex: 5),
                 windDirection: try row.decode(Double?.self, atIndex: 6),
-                precipitation: try row.decode(Double?.self, atIndex: 7)))
+                precipitation: try row.decode(Double?.self, atIndex: 7),
+                details: try row.decode(String?.self, atIndex: 8).flatMap { text in try StationDetails.read(json: text) }))
         }
         return stations
     }

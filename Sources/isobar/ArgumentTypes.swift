@@ -6,6 +6,8 @@ extension Field: ExpressibleByArgument {}
 extension Units: ExpressibleByArgument {}
 extension WindUnit: ExpressibleByArgument {}
 extension Locale: ExpressibleByArgument {}
+extension FeedFormat: ExpressibleByArgument {}
+extension OpenWeatherFeed.Units: ExpressibleByArgument {}
 
 /// `LAT,LON,DLAT,DLON`: a MapKit region (center and span, degrees).
 struct RegionArgument: ExpressibleByArgument {

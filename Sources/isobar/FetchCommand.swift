@@ -6,9 +6,11 @@ import Logging
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Poll the onX feeds and publish each changed snapshot as station lines plus an end marker.",
+        abstract: "Poll the weather feeds (onX, OpenWeather, Dark Sky, AirVisual) and publish each changed snapshot as station lines plus an end marker.",
         discussion: """
-        Sources are http(s) URLs, file paths or file:// URLs (defaults: the public onX endpoints).
+        Sources are http(s) URLs, file paths or file:// URLs (defaults: the public onX endpoints). Each body is
+        one response or a JSON array of responses; --format says which API wrote it (Dark Sky: point --today and
+        --tomorrow at the same forecast, today is read from "currently", tomorrow from daily[1]).
         Conditional GET (ETag / Last-Modified), a request timeout, a body-size limit, at most 3 redirects
         (http/https only) and capped exponential backoff with jitter after failures.
 
@@ -36,13 +38,18 @@ struct FetchCommand: AsyncParsableCommand {
     var maxBodyBytes = Limits.feedBodyBytes
     @Option(help: "Redirects followed per request.")
     var maxRedirects = 3
+    @Option(help: "The feeds' format: onx, openweather, darksky, airvisual, or auto (recognise each body and log which it is).")
+    var format: FeedFormat = .onx
+    @Option(name: .customLong("openweather-units"), help: "What the OpenWeather request asked for with units=: standard (kelvin, m/s; the API's default), metric (°C, m/s) or imperial (°F, mph).")
+    var openWeatherUnits: OpenWeatherFeed.Units = .standard
     @Option(help: "Longest wait in seconds before retrying a failed feed (the backoff doubles from 1 s up to it, with full jitter).")
     var backoffCap: Double = 300
 
     func run() async throws {
         Logs.bootstrap()
         let options = FetchOptions(today: today, tomorrow: tomorrow, interval: interval, once: once, timeout: timeout,
-                                   maxBodyBytes: maxBodyBytes, maxRedirects: maxRedirects, backoffCap: backoffCap)
+                                   maxBodyBytes: maxBodyBytes, maxRedirects: maxRedirects, backoffCap: backoffCap,
+                                   format: format, openWeatherUnits: openWeatherUnits)
         do {
             try options.validate()
         } catch {

@@ -8,11 +8,7 @@
 /// not an array of records, or that has no valid record, is refused whole so that a broken feed
 /// never replaces good data.
 public enum OnXFeed {
-    public struct Parsed: Sendable {
-        public var stations: [Station] = []
-        public var warnings: [WarningMessage] = []
-        public var errors: [ErrorMessage] = []
-    }
+    public typealias Parsed = ParsedFeed
 
     public static func parse(_ body: [UInt8], stage: String = "fetch") throws(MessageError) -> Parsed {
         let array: JSONArray
@@ -22,59 +18,32 @@ public enum OnXFeed {
             throw MessageError("feed body is not a JSON array of station records: \(error)")
         }
         guard !array.elements.isEmpty else { throw MessageError("feed body is an empty array; keeping the previous snapshot") }
-        var parsed = Parsed()
-        var seen = Set<String>()
-        for (index, element) in array.elements.enumerated() {
-            let excerpt = String(decoding: array.storage[element.range].prefix(80), as: UTF8.self)
+        var collector = FeedCollector(stage: stage)
+        for element in array.elements {
+            let excerpt = FeedBody.excerpt(array.storage[element.range])
             guard element.kind == .object else {
-                parsed.errors.append(ErrorMessage(stage: stage, message: "record \(index) is \(element.kind), not an object", excerpt: excerpt))
+                collector.rejectNonObject(element.kind, excerpt: excerpt)
                 continue
             }
-            do {
-                var warnings: [String] = []
-                let station = try record(array.object(at: element.range), warnings: &warnings)
-                guard seen.insert(station.id).inserted else {
-                    throw MessageError("duplicate station id \"\(station.id)\"; kept the first")
-                }
-                parsed.stations.append(station)
-                parsed.warnings += warnings.map { WarningMessage(stage: stage, id: station.id, message: $0) }
-            } catch {
-                parsed.errors.append(ErrorMessage(stage: stage, message: "record \(index) rejected: \(error)", excerpt: excerpt))
+            collector.add(excerpt: excerpt) { (warnings: inout [String]) throws(MessageError) in
+                try record(array.object(at: element.range), warnings: &warnings)
             }
         }
-        guard !parsed.stations.isEmpty else {
-            throw MessageError("feed has no valid station record (\(parsed.errors.count) rejected); keeping the previous snapshot")
-        }
-        return parsed
+        return try collector.finish()
     }
+
+    /// True when `object` looks like an onX record (how `auto` recognises the format).
+    static func isRecord(_ object: JSONObject) -> Bool { object.has("id", "latitude", "longitude") }
 
     static func record(_ object: JSONObject, warnings: inout [String]) throws(MessageError) -> Station {
         let id = try object.requireName("id")
         let name = try object.optionalString("name") ?? ""
         let coordinate = try Coordinate(from: object)
-        let temperature = try object.optionalNumber("temperature")
-        var windSpeed = try object.optionalNumber("wind_speed")
-        var windDirection = try object.optionalNumber("wind_direction")
-        var precipitation = try object.optionalNumber("chance_of_precipitation")
-        if let speed = windSpeed, speed < 0 {
-            warnings.append("wind_speed \(speed) is negative; treated as unknown")
-            windSpeed = nil
-        }
-        if let direction = windDirection, !(0...360).contains(direction) {
-            warnings.append("wind_direction \(direction) is outside 0...360; treated as unknown")
-            windDirection = nil
-        }
-        if let chance = precipitation, !(0...100).contains(chance) {
-            let clamped = min(100, max(0, chance))
-            warnings.append("chance_of_precipitation \(format(chance)) is outside 0...100; clamped to \(format(clamped))")
-            precipitation = clamped
-        }
-        return Station(id: id, name: name, coordinate: coordinate, temperature: temperature,
-                       windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation)
-    }
-
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        return Station(id: id, name: name, coordinate: coordinate, temperature: try object.optionalNumber("temperature"),
+                       windSpeed: FeedValues.nonNegative(try object.optionalNumber("wind_speed"), "wind_speed", warnings: &warnings),
+                       windDirection: FeedValues.direction(try object.optionalNumber("wind_direction"), "wind_direction", warnings: &warnings),
+                       precipitation: FeedValues.percent(try object.optionalNumber("chance_of_precipitation"), "chance_of_precipitation",
+                                                         warnings: &warnings))
     }
 
     /// The snapshot id: a hash of the day and every station's content, so the same data always

@@ -1,13 +1,13 @@
 /// Conversions from the feed's units (°F, mph).
 public enum UnitConversion {
-    public static func celsius(fahrenheit: Double) -> Double { (fahrenheit - 32) * 5 / 9 }
+    public static func celsius(fahrenheit: Double) -> Double { UnitFactors.celsius(fahrenheit: fahrenheit) }
 
-    /// 1 mile = 1.609344 km exactly; 1 knot = 1.852 km/h exactly.
+    /// A speed in mph in the client's wind unit (factors in `UnitFactors`).
     public static func speed(mph: Double, to unit: WindUnit) -> Double {
         switch unit {
         case .mph: mph
-        case .kmh: mph * 1.609344
-        case .knots: mph * 1.609344 / 1.852
+        case .kmh: UnitFactors.kilometersPerHour(mph: mph)
+        case .knots: UnitFactors.knots(mph: mph)
         }
     }
 

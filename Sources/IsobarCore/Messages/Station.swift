@@ -12,6 +12,9 @@ public struct Station: Sendable, Equatable {
     private var storedWindSpeed = Double.nan
     private var storedWindDirection = Double.nan
     private var storedPrecipitation = Double.nan
+    /// Everything beyond the four values (feels-like, humidity, … the forecast), nil when the feed
+    /// has none: one reference, so an onX station pays 8 bytes for the fields it does not have.
+    public var details: StationDetails?
 
     /// Degrees Fahrenheit.
     public var temperature: Double? {
@@ -35,7 +38,7 @@ public struct Station: Sendable, Equatable {
     }
 
     public init(id: String, name: String, coordinate: Coordinate, temperature: Double? = nil,
-                windSpeed: Double? = nil, windDirection: Double? = nil, precipitation: Double? = nil) {
+                windSpeed: Double? = nil, windDirection: Double? = nil, precipitation: Double? = nil, details: StationDetails? = nil) {
         self.id = id
         self.name = name
         self.coordinate = coordinate
@@ -43,11 +46,13 @@ public struct Station: Sendable, Equatable {
         self.windSpeed = windSpeed
         self.windDirection = windDirection
         self.precipitation = precipitation
+        self.details = details
     }
 
     public static func == (a: Station, b: Station) -> Bool {
         a.id == b.id && a.name == b.name && a.coordinate == b.coordinate && a.temperature == b.temperature
             && a.windSpeed == b.windSpeed && a.windDirection == b.windDirection && a.precipitation == b.precipitation
+            && a.details == b.details
     }
 
     /// Reads the station members of a `station` message or of an element of a `visible` upsert.
@@ -66,6 +71,7 @@ public struct Station: Sendable, Equatable {
         if let chance = precipitation, !(0...100).contains(chance) {
             throw MessageError("precipitation \(chance) is outside [0, 100]")
         }
+        details = try StationDetails.read(from: object)
     }
 
     /// Writes the station's members (not the braces) so callers can add their own around them.
@@ -80,6 +86,12 @@ public struct Station: Sendable, Equatable {
         writer.key("precipitation"); writer.number(precipitation)
     }
 
+    /// Writes the known optional fields (see `StationDetails`) after `writeMembers`: on `station`
+    /// lines and wherever a client gets everything about one station, not on the hot `visible` path.
+    public func writeDetails(to writer: inout JSONWriter) {
+        details?.writeMembers(to: &writer)
+    }
+
     /// A 64-bit fingerprint of everything a client can see of the station, to detect changes
     /// between snapshots without keeping old copies.
     public var fingerprint: UInt64 {
@@ -92,6 +104,9 @@ public struct Station: Sendable, Equatable {
         hash.add(windSpeed)
         hash.add(windDirection)
         hash.add(precipitation)
+        // Only stations with details hash them, so an onX station's fingerprint (and every
+        // snapshot id of an onX feed) is what it was before details existed.
+        details?.add(to: &hash)
         return hash.value
     }
 }

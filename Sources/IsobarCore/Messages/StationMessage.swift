@@ -32,6 +32,7 @@ public struct StationMessage: Sendable, Equatable {
         writer.key("snapshot"); writer.string(snapshot)
         writer.key("seq"); writer.int(seq)
         station.writeMembers(to: &writer)
+        station.writeDetails(to: &writer)
         writer.objectEnd()
         writer.newline()
     }

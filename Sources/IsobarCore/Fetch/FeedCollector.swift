@@ -1,0 +1,46 @@
+/// Gathers one feed's stations record by record, the same way for every format: a record that
+/// fails is rejected alone (one `error` naming it, with an excerpt) and the rest kept; a second
+/// record with an id already seen is rejected; a body with no valid record at all is refused.
+struct FeedCollector {
+    private(set) var parsed = ParsedFeed()
+    private var seen = Set<String>()
+    private var index = 0
+    let stage: String
+
+    init(stage: String) { self.stage = stage }
+
+    /// Adds the station `make` reads from the next record, or rejects the record with its error.
+    mutating func add(excerpt: String, _ make: (inout [String]) throws(MessageError) -> Station) {
+        defer { index += 1 }
+        do throws(MessageError) {
+            var warnings: [String] = []
+            let station = try make(&warnings)
+            guard seen.insert(station.id).inserted else {
+                throw MessageError("duplicate station id \"\(station.id)\"; kept the first")
+            }
+            parsed.stations.append(station)
+            parsed.warnings += warnings.map { WarningMessage(stage: stage, id: station.id, message: $0) }
+        } catch {
+            parsed.errors.append(ErrorMessage(stage: stage, message: "record \(index) rejected: \(error.message)", excerpt: excerpt))
+        }
+    }
+
+    /// Rejects the next record without reading it (not of the format).
+    mutating func reject(_ message: String, excerpt: String) {
+        add(excerpt: excerpt) { (_: inout [String]) throws(MessageError) -> Station in throw MessageError(message) }
+    }
+
+    /// Rejects a record that is not an object.
+    mutating func rejectNonObject(_ kind: JSONKind, excerpt: String) {
+        parsed.errors.append(ErrorMessage(stage: stage, message: "record \(index) is \(kind), not an object", excerpt: excerpt))
+        index += 1
+    }
+
+    /// The stations, or the refusal of a body none of whose records was valid.
+    func finish() throws(MessageError) -> ParsedFeed {
+        guard !parsed.stations.isEmpty else {
+            throw MessageError("feed has no valid station record (\(parsed.errors.count) rejected); keeping the previous snapshot")
+        }
+        return parsed
+    }
+}
