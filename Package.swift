@@ -35,10 +35,13 @@ let package = Package(
         .target(name: "IsobarBus", dependencies: ["CLibZMQ"], swiftSettings: strict),
         // Pure logic: JSON, messages, geometry, the stage engines. No I/O.
         .target(name: "IsobarCore", swiftSettings: strict),
-        // Process-level plumbing: stdio loops, child processes, broker, plug, supervisor.
+        // Process-level plumbing: stdio loops, child processes, broker, plug, supervisor; each
+        // long-running process a swift-service-lifecycle service (BlockingService).
         .target(name: "IsobarHost", dependencies: [
             "IsobarCore", "IsobarBus",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ], swiftSettings: strict),
         // HTTP: the feed fetcher (AsyncHTTPClient) and the sample feed server (SwiftNIO).
         .target(name: "IsobarNet", dependencies: [

@@ -4,7 +4,7 @@ import Logging
 
 /// Runs `isobar broker`: an XSUB bound at `options.endpoints.frontend` (publishers connect there) and an
 /// XPUB bound at `options.endpoints.backend` (subscribers connect there), joined by `zmq_proxy` on the
-/// calling thread, until SIGTERM or SIGINT.
+/// thread of its own, until SIGTERM or SIGINT (a `BlockingService` in a `ServiceGroup`).
 ///
 /// Every stage finds every other only through these two endpoints, so any stage can be restarted or
 /// replaced without the others noticing more than a reconnect. Messages are forwarded as-is; ZeroMQ
@@ -19,9 +19,10 @@ import Logging
 /// client keys (see `BrokerSockets`, `ZAPHandler`): traffic is encrypted and strangers get nothing.
 ///
 /// Refuses (throws `BrokerError.remoteEndpointRefused`) to bind anything but loopback, `ipc://` or
-/// `inproc://` unless `options.allowRemote` is set. Returns 0 after a clean shutdown; throws when an
-/// endpoint cannot be bound (for instance a port in use: another broker is running).
-public func runBroker(_ options: BrokerOptions, logger: Logger) throws(BrokerError) -> Int32 {
+/// `inproc://` unless `options.allowRemote` is set. Returns 0 after a clean shutdown (1 when the proxy
+/// failed); throws when an endpoint cannot be bound (for instance a port in use: another broker is
+/// running).
+public func runBroker(_ options: BrokerOptions, logger: Logger) async throws(BrokerError) -> Int32 {
     let endpoints = options.endpoints
     if !options.allowRemote {
         for (role, endpoint) in [("frontend (ISOBAR_PUB)", endpoints.frontend), ("backend (ISOBAR_SUB)", endpoints.backend)]
@@ -32,34 +33,32 @@ public func runBroker(_ options: BrokerOptions, logger: Logger) throws(BrokerErr
 
     let sockets = try BrokerSockets.open(options, logger: logger)
 
-    // The signal thread only shuts the context down: zmq_proxy then returns on this thread, which owns
-    // the sockets and closes them.
-    do {
-        _ = try SignalWatcher { signal in
-            logger.info("broker: received \(SignalWatcher.name(of: signal)), shutting down")
-            sockets.context.shutdown()
-        }
-    } catch {
-        sockets.close()
-        throw .signals(error)
-    }
-
-    logger.info("broker: publishers connect to \(sockets.boundFrontend), subscribers to \(sockets.boundBackend)")
+    logger.info("publishers connect to \(sockets.boundFrontend), subscribers to \(sockets.boundBackend)")
     if let curve = options.curve {
-        logger.info("broker: CURVE on: clients set ISOBAR_CURVE_SERVERKEY=\(curve.keyPair.publicKey); \(curve.allowlist.keys.count) client key(s) allowed from \(curve.allowlist.source)")
+        logger.info("CURVE on: clients set ISOBAR_CURVE_SERVERKEY=\(curve.keyPair.publicKey); \(curve.allowlist.keys.count) client key(s) allowed from \(curve.allowlist.source)")
     } else if options.allowRemote {
         for endpoint in [endpoints.frontend, endpoints.backend] where !BrokerEndpointPolicy.isLocal(endpoint) {
-            logger.warning("broker: \(endpoint) is reachable from other hosts and the bus is not encrypted (see --curve-secret)")
+            logger.warning("\(endpoint) is reachable from other hosts and the bus is not encrypted (see --curve-secret)")
         }
     }
 
-    do {
-        try sockets.run()
-    } catch {
-        sockets.close()
-        throw .bus(error)
-    }
-    sockets.close()
-    logger.info("broker: stopped")
-    return 0
+    // The proxy runs on the service's thread, which owns the sockets and closes them; a stop only
+    // shuts the context down (thread-safe), which makes zmq_proxy return there.
+    let service = BlockingService(name: "broker", body: {
+        defer { sockets.close() }
+        do {
+            try sockets.run()
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        logger.info("stopped")
+        return 0
+    }, stop: {
+        logger.info("shutting down")
+        sockets.context.shutdown()
+    }, kill: {
+        sockets.context.shutdown()
+    })
+    return await service.runUntilSignalled(logger: logger)
 }

@@ -6,8 +6,6 @@ public enum BrokerError: Error, CustomStringConvertible, Sendable {
     case remoteEndpointRefused(role: String, endpoint: String)
     /// libzmq refused to set up (most often: the port is already in use).
     case bus(ZMQError)
-    /// The signal handlers could not be installed.
-    case signals(SignalWatcherError)
 
     public var description: String {
         switch self {
@@ -17,8 +15,6 @@ public enum BrokerError: Error, CustomStringConvertible, Sendable {
                 + "(with --curve-secret and --curve-allow, so the bus is encrypted and authenticated)"
         case .bus(let error):
             "broker: \(error)"
-        case .signals(let error):
-            "broker: cannot install signal handlers: \(error)"
         }
     }
 }

@@ -155,19 +155,49 @@ public final class ChildProcess: @unchecked Sendable {
         if exitStatus == nil { _ = kill(pid, signal) }
     }
 
+    /// Sends `signal` to the child's whole process group (it leads one of its own: its pid), so a
+    /// stage's own children (a shell pipeline, a worker) get it too. Unlike `send`, this also
+    /// reaches what is left of the group after the child itself has been reaped; Linux does not
+    /// give a pid to a new process while a group of that id still has members.
+    public func sendToGroup(signal: Int32) {
+        _ = kill(-pid, signal)
+    }
+
+    /// SIGKILL for the child's process group and, first, for every process group led by one of its
+    /// descendants (found through `/proc/PID/task/*/children`): a supervisor that must kill a plug
+    /// at once kills the plug's stage (which plug put in a group of its own) with it, instead of
+    /// leaving it orphaned and still running.
+    public func killTree() {
+        for descendant in Self.descendants(of: pid) { _ = kill(-descendant, SIGKILL); _ = kill(descendant, SIGKILL) }
+        condition.lock()
+        defer { condition.unlock() }
+        if exitStatus == nil { _ = kill(-pid, SIGKILL); _ = kill(pid, SIGKILL) }
+    }
+
+    /// Every descendant of `pid` now living (children first), from `/proc`.
+    public static func descendants(of pid: pid_t) -> [pid_t] {
+        var found: [pid_t] = []
+        var queue = [pid]
+        while let next = queue.popLast() {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(next)/task")) ?? []
+            for task in tasks {
+                guard let text = try? String(contentsOfFile: "/proc/\(next)/task/\(task)/children", encoding: .utf8) else { continue }
+                for word in text.split(separator: " ") {
+                    if let child = pid_t(word.trimmingCharacters(in: .whitespacesAndNewlines)), !found.contains(child) {
+                        found.append(child)
+                        queue.append(child)
+                    }
+                }
+            }
+        }
+        return found
+    }
+
     private static func makePipe(_ command: String) throws(ChildProcessError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) != 0 { throw ChildProcessError(command: command, operation: "pipe", errno: errno) }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         return (fds[0], fds[1])
-    }
-}
-
-extension Duration {
-    /// Seconds as a `TimeInterval`, for Foundation's date-based waits.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How a child process ended, decoded from `waitpid`'s status.
 public enum ChildProcessExit: Sendable, Equatable, CustomStringConvertible {
     /// It called `exit(code)` (or returned from main).
@@ -29,7 +35,26 @@ public enum ChildProcessExit: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .exited(let code): "exited with status \(code)"
-        case .signaled(let signal): "was killed by \(SignalWatcher.name(of: signal))"
+        case .signaled(let signal): "was killed by \(Self.name(ofSignal: signal))"
+        }
+    }
+
+    /// A short name for a signal number, for log lines: `SIGTERM`, `SIGKILL`, or `signal 12`.
+    public static func name(ofSignal signal: Int32) -> String {
+        switch signal {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGKILL: "SIGKILL"
+        case SIGHUP: "SIGHUP"
+        case SIGQUIT: "SIGQUIT"
+        case SIGPIPE: "SIGPIPE"
+        case SIGSEGV: "SIGSEGV"
+        case SIGABRT: "SIGABRT"
+        case SIGBUS: "SIGBUS"
+        case SIGILL: "SIGILL"
+        case SIGUSR1: "SIGUSR1"
+        case SIGUSR2: "SIGUSR2"
+        default: "signal \(signal)"
         }
     }
 }

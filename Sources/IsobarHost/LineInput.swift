@@ -15,8 +15,11 @@ public enum LineInput {
     /// With `tickEvery` (seconds), `tick` runs at least that often whether or not input arrives
     /// (the read waits in `poll` with that timeout), so a stage's timed work does not depend on
     /// other messages coming in.
+    ///
+    /// With `stop`, the read also waits in `poll` (at most `StopFlag.pollMilliseconds`) and the
+    /// loop ends, as at end of input, once the flag is raised (a signal stopping the process).
     public static func run(fd: Int32 = 0, maxLineLength: Int = Limits.lineBytes,
-                           tickEvery: Double? = nil, tick: () -> Void = {},
+                           tickEvery: Double? = nil, tick: () -> Void = {}, stop: StopFlag? = nil,
                            line: (UnsafeRawBufferPointer) -> Void,
                            tooLong: (_ length: Int, _ excerpt: String) -> Void,
                            drained: () -> Void) {
@@ -32,7 +35,14 @@ public enum LineInput {
         }
         var lastTick = monotonicSeconds()
         while true {
+            if let stop, tickEvery == nil {
+                if stop.isRaised { break }
+                var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&pending, 1, StopFlag.pollMilliseconds)
+                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            }
             if let tickEvery {
+                if stop?.isRaised == true { break }
                 var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&pending, 1, Int32(max(1, tickEvery * 1000)))
                 let now = monotonicSeconds()

@@ -19,6 +19,8 @@ public final class LineOutput: @unchecked Sendable {
     private var closed = false
 
     public static let standardOutput = LineOutput(fd: 1)
+    /// Shared by every log handler and `up`'s copies of its children's lines, so lines never interleave.
+    public static let standardError = LineOutput(fd: 2)
 
     public init(fd: Int32) {
         self.fd = fd

@@ -10,7 +10,7 @@ import Logging
 /// backoff when it exits, and stops it in order on shutdown.
 ///
 /// `supervise` runs on the caller's thread; the input thread, the waiter threads of the children and the
-/// signal thread talk to it only through the methods below, which take `condition`'s lock.
+/// service's shutdown and cancellation handlers talk to it only through the methods below, which take `condition`'s lock.
 ///
 /// `@unchecked Sendable`: all mutable state is guarded by `condition`.
 final class Plug: @unchecked Sendable {
@@ -42,24 +42,43 @@ final class Plug: @unchecked Sendable {
         return (state.currentChild, state.isShuttingDown)
     }
 
-    /// For the signal thread. The first request stops the child in order (stdin closed, grace period,
-    /// SIGTERM, SIGKILL); a second one kills it at once.
-    func requestStop(signal: Int32) {
+    /// For the service's graceful shutdown (the first SIGTERM/SIGINT): stops the child in order
+    /// (stdin closed, grace period, SIGTERM, SIGKILL to its process group). A second request kills
+    /// at once, as `kill` does.
+    func requestStop() {
         condition.lock()
         defer { condition.unlock() }
         stopRequests += 1
         switch state {
         case .running(let child, _):
-            logger.info("\(stage): received \(SignalWatcher.name(of: signal)), stopping \(options.command) (pid \(child.pid))")
+            logger.info("stop requested; stopping \(options.command) (pid \(child.pid))")
             state = .stopping(child)
         case .starting, .backingOff:
-            logger.info("\(stage): received \(SignalWatcher.name(of: signal)), stopping")
+            logger.info("stop requested; stopping")
             state = .stopping(nil)
         case .stopping(let child):
             if let child {
-                logger.warning("\(stage): received \(SignalWatcher.name(of: signal)) again, killing \(options.command) (pid \(child.pid))")
-                child.send(signal: SIGKILL)
+                logger.warning("stop requested again; killing \(options.command) (pid \(child.pid)) and its process group")
+                child.sendToGroup(signal: SIGKILL)
             }
+        case .stopped:
+            break
+        }
+        condition.broadcast()
+    }
+
+    /// For the service's cancellation (a second signal, or a stop over `stopBudget`): kills the
+    /// child's process group now and ends supervision.
+    func kill() {
+        condition.lock()
+        defer { condition.unlock() }
+        switch state {
+        case .running(let child, _), .stopping(let child?):
+            logger.warning("killing \(options.command) (pid \(child.pid)) and its process group")
+            child.sendToGroup(signal: SIGKILL)
+            state = .stopping(child)
+        case .starting, .backingOff, .stopping(nil):
+            state = .stopping(nil)
         case .stopped:
             break
         }
@@ -90,10 +109,10 @@ final class Plug: @unchecked Sendable {
                     self?.childExited()
                 }
             } catch {
-                logger.error("\(stage): \(error)")
+                logger.error("\(error)")
                 if !options.restart { return finish(exitCode: 127) }
                 let delay = backoff.nextDelay(afterRunningFor: .zero)
-                logger.info("\(stage): retrying in \(Self.format(delay))")
+                logger.info("retrying in \(Self.format(delay))")
                 guard waitOutBackoff(delay) else { break }
                 continue
             }
@@ -103,7 +122,7 @@ final class Plug: @unchecked Sendable {
                 stop(child)
                 break
             }
-            logger.info("\(stage): started \(options.command) (pid \(child.pid))")
+            logger.info("started \(options.command) (pid \(child.pid))")
             PlugOutput.startStdoutReader(
                 child: child, publisher: publisher, stage: stage, maxLineLength: options.maxLineLength,
                 group: readers, logger: logger)
@@ -122,12 +141,12 @@ final class Plug: @unchecked Sendable {
             guard let exit = child.exit else { continue }
             let ranFor = ContinuousClock.now - started
             if !options.restart {
-                logger.info("\(stage): \(options.command) (pid \(child.pid)) \(exit) after \(Self.format(ranFor)); not restarting (--no-restart)")
+                logger.info("\(options.command) (pid \(child.pid)) \(exit) after \(Self.format(ranFor)); not restarting (--no-restart)")
                 return finish(exitCode: exit.shellStatus)
             }
             let delay = backoff.nextDelay(afterRunningFor: ranFor)
             restarts += 1
-            logger.warning("\(stage): \(options.command) (pid \(child.pid)) \(exit) after \(Self.format(ranFor)); restarting in \(Self.format(delay)) (restart #\(restarts))")
+            logger.warning("\(options.command) (pid \(child.pid)) \(exit) after \(Self.format(ranFor)); restarting in \(Self.format(delay)) (restart #\(restarts))")
             guard waitOutBackoff(delay) else { break }
         }
         return finish(exitCode: 0)
@@ -156,25 +175,27 @@ final class Plug: @unchecked Sendable {
     }
 
     /// Stops `child` in order: the input thread closes its stdin as soon as it sees `.stopping`; a
-    /// well-behaved stage exits on end of input. If it has not exited after `stdinCloseGrace`, SIGTERM;
-    /// after `terminateGrace` more, SIGKILL.
+    /// well-behaved stage exits on end of input. If it has not exited after `stdinCloseGrace`, SIGTERM
+    /// to its process group; after `terminateGrace` more, SIGKILL to the group. Whatever the stage
+    /// started in its group and left running is killed too once the stage has exited.
     private func stop(_ child: ChildProcess) {
         condition.lock()
         state = .stopping(child)
         condition.unlock()
         var exit = child.waitForExit(timeout: options.stdinCloseGrace)
         if exit == nil {
-            logger.info("\(stage): \(options.command) (pid \(child.pid)) still running \(Self.format(options.stdinCloseGrace)) after its stdin was closed; sending SIGTERM")
-            child.send(signal: SIGTERM)
+            logger.info("\(options.command) (pid \(child.pid)) still running \(Self.format(options.stdinCloseGrace)) after its stdin was closed; sending SIGTERM")
+            child.sendToGroup(signal: SIGTERM)
             exit = child.waitForExit(timeout: options.terminateGrace)
         }
         if exit == nil {
-            logger.warning("\(stage): \(options.command) (pid \(child.pid)) ignored SIGTERM for \(Self.format(options.terminateGrace)); sending SIGKILL")
-            child.send(signal: SIGKILL)
+            logger.warning("\(options.command) (pid \(child.pid)) ignored SIGTERM for \(Self.format(options.terminateGrace)); sending SIGKILL")
+            child.sendToGroup(signal: SIGKILL)
             exit = child.waitForExit(timeout: nil)
         }
+        child.sendToGroup(signal: SIGKILL)
         if let exit {
-            logger.info("\(stage): \(options.command) (pid \(child.pid)) \(exit)")
+            logger.info("\(options.command) (pid \(child.pid)) \(exit)")
         }
     }
 

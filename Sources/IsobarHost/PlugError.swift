@@ -4,15 +4,12 @@ import IsobarBus
 public enum PlugError: Error, CustomStringConvertible, Sendable {
     /// The sockets could not be set up (a malformed endpoint in ISOBAR_PUB / ISOBAR_SUB, ...).
     case bus(ZMQError)
-    /// The signal handlers could not be installed.
-    case signals(SignalWatcherError)
     /// No command was given after `--`.
     case missingCommand
 
     public var description: String {
         switch self {
         case .bus(let error): "plug: \(error)"
-        case .signals(let error): "plug: cannot install signal handlers: \(error)"
         case .missingCommand: "plug: no command given; usage: isobar plug [--sub TOPIC]... -- COMMAND [ARGS...]"
         }
     }

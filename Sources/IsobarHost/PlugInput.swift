@@ -65,7 +65,7 @@ enum PlugInput {
                 current?.stdin.close()
                 current = child
                 if child != nil && dropped > 0 {
-                    logger.warning("\(stage): dropped \(dropped) message(s) while the command was not running (more than \(PlugInput.pendingLimit) bytes waited)")
+                    logger.warning("dropped \(dropped) message(s) while the command was not running (more than \(PlugInput.pendingLimit) bytes waited)")
                     dropped = 0
                 }
             }
@@ -94,7 +94,7 @@ enum PlugInput {
                     if events.count > 1, events[1].contains(.readable) { plug.wake?.drain() }
                     guard events.first?.contains(.readable) == true else { continue }
                 } catch {
-                    if !error.isTerminated { logger.error("\(stage): receiving from the broker failed: \(error)") }
+                    if !error.isTerminated { logger.error("receiving from the broker failed: \(error)") }
                     return
                 }
                 // Take whatever is queued (up to ~64 KiB) and hand it to the command in one write:
@@ -108,7 +108,7 @@ enum PlugInput {
                         }
                         if got == nil { break }
                     } catch {
-                        if !error.isTerminated { logger.error("\(stage): receiving from the broker failed: \(error)") }
+                        if !error.isTerminated { logger.error("receiving from the broker failed: \(error)") }
                         terminated = true
                         break
                     }
@@ -128,7 +128,7 @@ enum PlugInput {
         mutating func hold(_ lines: [UInt8]) {
             guard !lines.isEmpty else { return }
             if pending.isEmpty && dropped == 0 {
-                logger.warning("\(stage): the command is not running; holding messages for its restart")
+                logger.warning("the command is not running; holding messages for its restart")
             }
             keep(lines[...], first: false)
         }
@@ -152,9 +152,9 @@ enum PlugInput {
                 try lines.withUnsafeBytes { try target.stdin.writeAll($0, written: &written) }
             } catch {
                 if (error as? ChildProcessPipeError)?.isBrokenPipe == true {
-                    logger.warning("\(stage): the command closed its stdin or exited; holding messages until it restarts")
+                    logger.warning("the command closed its stdin or exited; holding messages until it restarts")
                 } else {
-                    logger.error("\(stage): writing to the command's stdin failed: \(error)")
+                    logger.error("writing to the command's stdin failed: \(error)")
                 }
                 target.stdin.close()
                 // Lines are whole in `lines`; a line cut by the failure went partly to the dead
@@ -174,7 +174,7 @@ enum PlugInput {
     static func append(count: Int, topic: UnsafeRawBufferPointer, line: UnsafeRawBufferPointer,
                        to batch: inout [UInt8], stage: String, logger: Logger) {
         guard count == 2 else {
-            logger.warning("\(stage): ignoring a \(count)-frame message on topic \(String(decoding: topic, as: UTF8.self))")
+            logger.warning("ignoring a \(count)-frame message on topic \(String(decoding: topic, as: UTF8.self))")
             return
         }
         guard !line.isEmpty else { return }

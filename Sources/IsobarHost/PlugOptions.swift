@@ -49,6 +49,18 @@ public struct PlugOptions: Sendable {
         self.maxLineLength = maxLineLength
     }
 
+    /// How long plug's whole stop may take, SIGTERM to exit: the command's two graces, then up to
+    /// `drainGrace` for each of the last steps (the input thread, the command's remaining output,
+    /// the publisher's linger). Past it plug kills the command's process group and ends (the service
+    /// group's graceful-shutdown limit); `isobar up` waits this long plus a second before it kills a
+    /// plug, so the two never race (a killed plug would leave its stage behind).
+    public var stopBudget: Duration {
+        stdinCloseGrace + terminateGrace + Self.drainGrace * 3
+    }
+
+    /// Each of plug's last stop steps waits at most this long.
+    public static let drainGrace: Duration = .seconds(2)
+
     /// `name`, or the last path component of `command`.
     public var displayName: String {
         if let name, !name.isEmpty { return name }

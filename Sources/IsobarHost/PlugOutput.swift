@@ -44,24 +44,30 @@ enum PlugOutput {
         thread.start()
     }
 
-    /// Starts the stderr reader: each line is logged as `[stage] line` at info level.
+    /// Starts the stderr reader: the command's lines are copied to plug's stderr unchanged (a
+    /// stage's log lines carry their own time, level and label; wrapping them in plug's would
+    /// name the stage twice more under `isobar up`, which prefixes each child's lines with its
+    /// name). An over-long line is cut, with its length said.
     static func startStderrReader(child: ChildProcess, stage: String, group: DispatchGroup, logger: Logger) {
         group.enter()
         let thread = Thread {
             defer { group.leave() }
+            let output = LineOutput.standardError
             var splitter = LineSplitter(maxLineLength: 64 * 1024)
             let handle: (LineEvent) -> Void = { event in
                 switch event {
                 case .line(let line):
-                    logger.info("[\(stage)] \(String(decoding: line, as: UTF8.self))")
+                    output.write(Array(line) + [0x0A])
                 case .tooLong(let length, let excerpt):
-                    logger.info("[\(stage)] \(excerpt) (\(length)-byte line shortened)")
+                    output.write(Array("\(excerpt) (\(length)-byte line shortened)\n".utf8))
                 }
             }
             readUntilEOF(child.stderr, logger: logger, stage: stage, stream: "stderr") { chunk in
                 splitter.append(chunk, handle)
+                output.flush()
             }
             splitter.finish(handle)
+            output.flush()
             child.stderr.close()
         }
         thread.name = "isobar-stderr-\(child.pid)"
@@ -79,7 +85,7 @@ enum PlugOutput {
             do {
                 count = try pipe.read(into: buffer)
             } catch {
-                logger.error("\(stage): reading \(stream) failed: \(error)")
+                logger.error("reading \(stream) failed: \(error)")
                 return
             }
             if count == 0 { return }

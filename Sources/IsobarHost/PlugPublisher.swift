@@ -55,7 +55,7 @@ final class PlugPublisher: @unchecked Sendable {
 
     /// Publishes an `error` message about COMMAND's output and logs it (after the lines before it).
     func publish(error: ErrorMessage) {
-        logger.warning("\(stage): \(error.message): \(error.excerpt)")
+        logger.warning("\(error.message): \(error.excerpt)")
         let payload = Array(error.jsonLine.utf8)
         let topic = Array("error".utf8)
         lock.lock()
@@ -78,7 +78,7 @@ final class PlugPublisher: @unchecked Sendable {
         } catch {
             if !sendFailureLogged {
                 sendFailureLogged = true
-                logger.error("\(stage): cannot publish: \(error)")
+                logger.error("cannot publish: \(error)")
             }
         }
     }
@@ -89,7 +89,7 @@ final class PlugPublisher: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         flushLocked()
-        let milliseconds = Int32(clamping: linger.components.seconds * 1000 + linger.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(max(0, min(linger.timeInterval * 1000, Double(Int32.max))))
         try? socket.set(.linger(milliseconds: milliseconds))
         socket.close()
         sendFailureLogged = true

@@ -8,21 +8,22 @@ import Logging
 /// - publishes every line the command writes on stdout under a topic derived from it: its `type`, plus
 ///   `/` and its `client` when it has a string `client` (`annotations/alice`); a line that is not a JSON
 ///   object with a string `type` (or is over `maxLineLength`) is published as one `error` message instead;
-/// - logs the command's stderr line by line as `[NAME] line`;
+/// - copies the command's stderr to its own, line by line, unchanged;
 /// - when the command exits, logs how and restarts it with capped exponential backoff (100 ms doubling
 ///   to 5 s, reset after 10 s of healthy running), unless `options.restart` is false: then returns the
 ///   command's status (exit code, or 128 + signal).
 ///
-/// On SIGTERM/SIGINT it closes the command's stdin, waits `stdinCloseGrace`, then SIGTERM, waits
-/// `terminateGrace`, then SIGKILL (a second signal kills at once); publishes what the command wrote
-/// until then; closes the sockets and returns 0.
+/// On SIGTERM/SIGINT (a `BlockingService` in a `ServiceGroup`) it closes the command's stdin, waits
+/// `stdinCloseGrace`, then SIGTERM to the command's process group, waits `terminateGrace`, then
+/// SIGKILL (a second signal, or a stop over `stopBudget`, kills at once); publishes what the
+/// command wrote until then; closes the sockets and returns 0.
 ///
 /// Subscription handshake: connecting and subscribing return at once, but the subscription needs a
 /// moment (typically a few milliseconds on loopback, longer while the broker is down) to travel to the
 /// broker and on to the publishers. Messages published before it arrives are not delivered to this plug
 /// (ZeroMQ's slow joiner). Pipelines cope through the protocol's resync; tests publish probes until one
 /// comes through.
-public func runPlug(_ options: PlugOptions, logger: Logger) throws(PlugError) -> Int32 {
+public func runPlug(_ options: PlugOptions, logger: Logger) async throws(PlugError) -> Int32 {
     guard !options.command.isEmpty else { throw .missingCommand }
     let stage = options.displayName
 
@@ -32,7 +33,7 @@ public func runPlug(_ options: PlugOptions, logger: Logger) throws(PlugError) ->
     do {
         security = try BusSecurity.fromEnvironment()
     } catch {
-        logger.error("\(stage): \(error)")
+        logger.error("\(error)")
         throw .bus(error.asZMQError)
     }
     let socketOptions = ZMQSocketOption.defaults + (security?.clientOptions ?? [])
@@ -54,37 +55,39 @@ public func runPlug(_ options: PlugOptions, logger: Logger) throws(PlugError) ->
     }
 
     let plug = Plug(options: options, logger: logger)
-    do {
-        // Also ignores SIGPIPE: a child that dies must cost an EPIPE on its stdin, not this process.
-        _ = try SignalWatcher { signal in plug.requestStop(signal: signal) }
-    } catch {
-        throw .signals(error)
-    }
-
     let topics = options.subscriptions.map { $0.isEmpty ? "(everything)" : $0 }.joined(separator: ", ")
     if let security {
-        logger.info("\(stage): CURVE on: broker key \(security.serverKey), client key \(security.keyPair.publicKey)")
+        logger.info("CURVE on: broker key \(security.serverKey), client key \(security.keyPair.publicKey)")
     }
-    logger.info("\(stage): publishing to \(options.endpoints.frontend); subscribed at \(options.endpoints.backend) to \(topics.isEmpty ? "nothing" : topics)")
+    logger.info("publishing to \(options.endpoints.frontend); subscribed at \(options.endpoints.backend) to \(topics.isEmpty ? "nothing" : topics)")
 
-    let publisher = PlugPublisher(socket: pub, stage: stage, logger: logger)
-    let inputDone = DispatchSemaphore(value: 0)
-    PlugInput.start(socket: sub, plug: plug, stage: stage, logger: logger, done: inputDone)
+    let service = BlockingService(name: stage, body: {
+        let publisher = PlugPublisher(socket: pub, stage: stage, logger: logger)
+        let inputDone = DispatchSemaphore(value: 0)
+        PlugInput.start(socket: sub, plug: plug, stage: stage, logger: logger, done: inputDone)
 
-    let readers = DispatchGroup()
-    let exitCode = plug.supervise(publisher: publisher, readers: readers)
+        let readers = DispatchGroup()
+        let exitCode = plug.supervise(publisher: publisher, readers: readers)
 
-    // The input thread sees the final state within one poll interval and closes its socket.
-    if inputDone.wait(timeout: .now() + 2) == .timedOut {
-        logger.warning("\(stage): the input thread did not stop in time")
-    }
-    // Publish everything the last child wrote before it exited. A grandchild that keeps the pipe
-    // open must not hold shutdown up forever.
-    if readers.wait(timeout: .now() + 2) == .timedOut {
-        logger.warning("\(stage): output of the command still open 2 s after it exited; not waiting for it")
-    }
-    publisher.close(linger: .seconds(2))
-    withExtendedLifetime(context) {}
-    logger.info("\(stage): stopped")
-    return exitCode
+        let grace = PlugOptions.drainGrace.timeInterval
+        // The input thread sees the final state at once (the state change wakes it) and closes its socket.
+        if inputDone.wait(timeout: .now() + grace) == .timedOut {
+            logger.warning("the input thread did not stop in time")
+        }
+        // Publish everything the last child wrote before it exited. A grandchild that keeps the pipe
+        // open must not hold shutdown up forever.
+        if readers.wait(timeout: .now() + grace) == .timedOut {
+            logger.warning("output of the command still open \(Int(grace)) s after it exited; not waiting for it")
+        }
+        publisher.close(linger: PlugOptions.drainGrace)
+        withExtendedLifetime(context) {}
+        logger.info("stopped")
+        return exitCode
+    }, stop: {
+        plug.requestStop()
+    }, kill: {
+        plug.kill()
+    })
+    // Past the budget the group cancels the service, which kills the command's process group.
+    return await service.runUntilSignalled(logger: logger, stopBudget: options.stopBudget)
 }

@@ -9,18 +9,34 @@ public struct ServiceSpec: Sendable, Equatable {
     public var arguments: [String]
     /// Wait this long after starting the previous service (lets subscriptions settle).
     public var startDelay: Duration
+    /// How long its stop may take after SIGTERM before it is killed (with its descendants' process
+    /// groups). For a plug: its own `stopBudget` and a second more, so the plug always finishes
+    /// its ordered stop first.
+    public var stopTimeout: Duration
 
-    public init(name: String, command: String, arguments: [String], startDelay: Duration = .zero) {
+    public init(name: String, command: String, arguments: [String], startDelay: Duration = .zero,
+                stopTimeout: Duration = ServiceSpec.defaultStopTimeout) {
         self.name = name
         self.command = command
         self.arguments = arguments
         self.startDelay = startDelay
+        self.stopTimeout = stopTimeout
     }
+
+    /// For a process that is not a plug (broker, gateway, sample feed): enough for the gateway's
+    /// 2 s WebSocket close handshake.
+    public static let defaultStopTimeout: Duration = .seconds(5)
+
+    /// For `isobar plug` with default options.
+    public static let plugStopTimeout: Duration = PlugOptions(command: "").stopBudget + .seconds(1)
 }
 
 /// Runs a set of processes, restarts each with capped exponential backoff when it exits, prefixes
 /// every line they write (stdout and stderr) with their name on our stderr, and on SIGINT/SIGTERM
-/// stops them in reverse order (SIGTERM, then SIGKILL after a grace period) and returns 0.
+/// stops them in reverse order (SIGTERM, then after each one's `stopTimeout` SIGKILL for it and
+/// every process group its descendants lead) and returns 0. A second signal kills them all at once.
+/// It runs as a `BlockingService` in a swift-service-lifecycle `ServiceGroup`, like every
+/// long-running isobar process.
 public final class Supervisor: @unchecked Sendable {
     // @unchecked: `state`, `children` and `backoffs` are only touched under `lock`.
     private enum State { case running, stopping }
@@ -32,28 +48,31 @@ public final class Supervisor: @unchecked Sendable {
     private var children: [String: ChildProcess] = [:]
     private var backoffs: [String: Backoff] = [:]
     private let stopped = DispatchSemaphore(value: 0)
-    private let logOutput = LineOutput(fd: 2)
-    public var terminateGrace: Duration = .seconds(3)
+    private let logOutput = LineOutput.standardError
 
     public init(services: [ServiceSpec], logger: Logger) {
         self.services = services
         self.logger = logger
     }
 
-    /// Starts everything and blocks until a signal stops it.
-    public func run() throws -> Int32 {
-        let watcher = try SignalWatcher { [weak self] signal in
-            self?.logger.info("up: \(SignalWatcher.name(of: signal)) received, stopping")
-            self?.stop()
-        }
-        _ = watcher
-        for service in services {
-            if service.startDelay > .zero { Thread.sleep(forTimeInterval: service.startDelay.seconds) }
-            if lock.withLock({ state == .stopping }) { break }
-            start(service)
-        }
-        stopped.wait()
-        return 0
+    /// Starts everything and returns when a signal has stopped it all.
+    public func run() async -> Int32 {
+        let service = BlockingService(name: "up", body: { [self] in
+            for service in services {
+                if service.startDelay > .zero { Thread.sleep(forTimeInterval: service.startDelay.timeInterval) }
+                if lock.withLock({ state == .stopping }) { break }
+                start(service)
+            }
+            stopped.wait()
+            return 0
+        }, stop: { [self] in
+            logger.info("stop requested; stopping")
+            stop()
+        }, kill: { [self] in
+            logger.warning("stop requested again; killing everything")
+            killAll()
+        })
+        return await service.runUntilSignalled(logger: logger)
     }
 
     private func start(_ service: ServiceSpec) {
@@ -66,9 +85,9 @@ public final class Supervisor: @unchecked Sendable {
             lock.withLock { children[service.name] = child }
             pump(child.stdout, name: service.name)
             pump(child.stderr, name: service.name)
-            logger.info("up: started \(service.name) (pid \(child.pid))")
+            logger.info("started \(service.name) (pid \(child.pid))")
         } catch {
-            logger.error("up: cannot start \(service.name): \(error)")
+            logger.error("cannot start \(service.name): \(error)")
             exited(service, exit: .exited(code: 127), ranFor: .zero)
         }
     }
@@ -83,9 +102,9 @@ public final class Supervisor: @unchecked Sendable {
             return delay
         }
         guard let delay else { return }
-        logger.warning("up: \(service.name) \(exit); restarting in \(delay)")
+        logger.warning("\(service.name) \(exit); restarting in \(delay)")
         Thread.detachNewThread { [weak self] in
-            Thread.sleep(forTimeInterval: delay.seconds)
+            Thread.sleep(forTimeInterval: delay.timeInterval)
             guard let self, self.lock.withLock({ self.state == .running }) else { return }
             self.start(service)
         }
@@ -114,22 +133,29 @@ public final class Supervisor: @unchecked Sendable {
 
     /// Stops every service, last started first.
     public func stop() {
-        let running: [(String, ChildProcess)] = lock.withLock {
+        let running: [(ServiceSpec, ChildProcess)] = lock.withLock {
             state = .stopping
-            return services.reversed().compactMap { service in children[service.name].map { (service.name, $0) } }
+            return services.reversed().compactMap { service in children[service.name].map { (service, $0) } }
         }
-        for (name, child) in running {
+        for (service, child) in running {
             child.send(signal: SIGTERM)
-            if child.waitForExit(timeout: terminateGrace) == nil {
-                logger.warning("up: \(name) did not stop in \(terminateGrace); killing it")
-                child.send(signal: SIGKILL)
+            if child.waitForExit(timeout: service.stopTimeout) == nil {
+                logger.warning("\(service.name) did not stop in \(service.stopTimeout); killing it and its descendants")
+                child.killTree()
                 _ = child.waitForExit(timeout: .seconds(2))
             }
         }
         stopped.signal()
     }
-}
 
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    /// Kills every service and its descendants at once (a second signal).
+    func killAll() {
+        let running: [ChildProcess] = lock.withLock {
+            state = .stopping
+            return Array(children.values)
+        }
+        for child in running { child.killTree() }
+        for child in running { _ = child.waitForExit(timeout: .seconds(2)) }
+        stopped.signal()
+    }
 }

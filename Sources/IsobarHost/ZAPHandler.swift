@@ -65,19 +65,19 @@ final class ZAPHandler: @unchecked Sendable {
                 let who = reply.clientKey ?? "(no key)"
                 if reply.allowed {
                     if loggedAdmissions.insert(who).inserted {
-                        logger.info("broker: admitted CURVE client \(who) from \(reply.address)")
+                        logger.info("admitted CURVE client \(who) from \(reply.address)")
                     }
                 } else if loggedRefusals.count < maxLoggedKeys {
                     if loggedRefusals.insert(who).inserted {
-                        logger.warning("broker: refused client \(who) from \(reply.address): \(reply.statusText) (logged once per key)")
+                        logger.warning("refused client \(who) from \(reply.address): \(reply.statusText) (logged once per key)")
                     }
                 } else if !unlogged {
                     unlogged = true
-                    logger.warning("broker: \(maxLoggedKeys) distinct client keys refused; further refusals are not logged")
+                    logger.warning("\(maxLoggedKeys) distinct client keys refused; further refusals are not logged")
                 }
             } catch {
                 if error.isTerminated { return }
-                logger.critical("broker: the ZAP authentication handler failed (\(error)); stopping the broker rather than admitting unauthenticated clients")
+                logger.critical("the ZAP authentication handler failed (\(error)); stopping the broker rather than admitting unauthenticated clients")
                 context.shutdown()
                 return
             }

@@ -27,7 +27,7 @@ public func runPersist(_ options: PersistOptions, logger: Logger) -> Int32 {
         printError(error.description)
         return 1
     }
-    logger.info("persist: store opened", metadata: ["path": "\(options.databasePath)", "keep": "\(options.keep)"])
+    logger.info("store opened", metadata: ["path": "\(options.databasePath)", "keep": "\(options.keep)"])
 
     let output = LineOutput.standardOutput
     var writer = JSONWriter(capacity: 64 * 1024)

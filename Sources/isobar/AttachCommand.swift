@@ -4,7 +4,7 @@ import IsobarCore
 import IsobarHost
 import Logging
 
-struct AttachCommand: ParsableCommand {
+struct AttachCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attach",
         abstract: "Attach a map client: send viewport updates, receive live annotations and callouts.",
@@ -51,7 +51,7 @@ struct AttachCommand: ParsableCommand {
     @Flag(help: "Plain NDJSON mode even on a terminal.")
     var plain = false
 
-    func run() throws {
+    func run() async throws {
         Logs.bootstrap(level: .warning)
         LineOutput.ignoreSIGPIPE()
         guard !client.isEmpty, !client.contains("/") else { throw ValidationError("--client must be a non-empty name without '/'") }
@@ -67,21 +67,31 @@ struct AttachCommand: ParsableCommand {
         } catch {
             throw CLIError("cannot connect to the bus: \(error)")
         }
-        if !plain && isatty(0) == 1 && isatty(1) == 1 {
-            let start = initial ?? Viewport(client: client, region: .initialMap, day: day, presentation: presentation,
-                                            limit: limit ?? Viewport.defaultLimit)
-            let map = TerminalMap(session: session, start: start)
-            map.run()
+        let stop = StopFlag()
+        let interactive = !plain && isatty(0) == 1 && isatty(1) == 1
+        let start = initial ?? Viewport(client: client, region: .initialMap, day: day, presentation: presentation,
+                                        limit: limit ?? Viewport.defaultLimit)
+        let drain = drain
+        // One runtime: the loop is a BlockingService in a ServiceGroup; SIGTERM/SIGINT raise `stop`,
+        // which ends the input loop (and restores the terminal), then the session closes.
+        let service = BlockingService(name: "attach", body: {
+            if interactive {
+                let map = TerminalMap(session: session, start: start, stop: stop)
+                map.run()
+                session.close()
+                withExtendedLifetime(map) {}  // redraws reach it through a weak reference until here
+                return 0
+            }
+            session.printMessages = true
+            session.start()
+            LineInput.run(stop: stop,
+                          line: { raw in session.publishFromInput(raw) },
+                          tooLong: { length, _ in FileHandle.standardError.write(Data("attach: skipped an input line of \(length) bytes\n".utf8)) },
+                          drained: {})
+            if !stop.isRaised { Thread.sleep(forTimeInterval: drain) }
             session.close()
-            withExtendedLifetime(map) {}  // redraws reach it through a weak reference until here
-            return
-        }
-        session.printMessages = true
-        session.start()
-        LineInput.run(line: { raw in session.publishFromInput(raw) },
-                      tooLong: { length, _ in FileHandle.standardError.write(Data("attach: skipped an input line of \(length) bytes\n".utf8)) },
-                      drained: {})
-        Thread.sleep(forTimeInterval: drain)
-        session.close()
+            return 0
+        }, stop: { stop.raise() }, kill: { stop.raise() })
+        throw ExitCode(await service.runUntilSignalled(logger: Logger(label: "attach")))
     }
 }

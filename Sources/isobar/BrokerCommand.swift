@@ -2,7 +2,7 @@ import ArgumentParser
 import IsobarHost
 import Logging
 
-struct BrokerCommand: ParsableCommand {
+struct BrokerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "broker",
         abstract: "Run the message broker (XSUB for publishers <-> XPUB for subscribers).",
@@ -33,7 +33,7 @@ struct BrokerCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         Logs.bootstrap()
         var endpoints = BrokerEndpoints.fromEnvironment()
         if let frontend { endpoints.frontend = frontend }
@@ -48,7 +48,7 @@ struct BrokerCommand: ParsableCommand {
         }
         do {
             let options = BrokerOptions(endpoints: endpoints, allowRemote: allowRemote, curve: curve)
-            let status = try runBroker(options, logger: Logger(label: "broker"))
+            let status = try await runBroker(options, logger: Logger(label: "broker"))
             throw ExitCode(status)
         } catch let error as BrokerError {
             throw CLIError(error.description)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IsobarHost
 import Logging
 
 /// The `isobar` command: every process of the pipeline is one of its subcommands.
@@ -22,9 +23,7 @@ struct Isobar: AsyncParsableCommand {
 enum Logs {
     static func bootstrap(level: Logger.Level = .info) {
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            IsobarLogHandler(label: label, level: level)
         }
     }
 }

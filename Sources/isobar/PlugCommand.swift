@@ -3,7 +3,7 @@ import ArgumentParser
 import IsobarHost
 import Logging
 
-struct PlugCommand: ParsableCommand {
+struct PlugCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plug",
         abstract: "Host any NDJSON stdin/stdout program on the bus (subscribe -> its stdin, its stdout -> publish).",
@@ -30,7 +30,7 @@ struct PlugCommand: ParsableCommand {
     @Argument(parsing: .captureForPassthrough, help: "-- COMMAND [ARGS...]")
     var command: [String] = []
 
-    func run() throws {
+    func run() async throws {
         Logs.bootstrap()
         var words = command
         if words.first == "--" {
@@ -43,7 +43,7 @@ struct PlugCommand: ParsableCommand {
         let options = PlugOptions(command: program, arguments: Array(words.dropFirst()), subscriptions: subscriptions,
                                   name: name, restart: !noRestart, maxLineLength: maxLineBytes)
         do {
-            throw ExitCode(try runPlug(options, logger: Logger(label: options.displayName)))
+            throw ExitCode(try await runPlug(options, logger: Logger(label: options.displayName)))
         } catch let error as PlugError {
             throw CLIError(error.description)
         }

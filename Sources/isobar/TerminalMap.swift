@@ -22,9 +22,13 @@ final class TerminalMap: @unchecked Sendable {
     /// The selected station (for `*`).
     private var selected: String?
 
-    init(session: AttachSession, start: Viewport) {
+    /// Raised by the process's shutdown (SIGTERM/SIGINT from outside; Ctrl-C in the map is `q`).
+    let stop: StopFlag
+
+    init(session: AttachSession, start: Viewport, stop: StopFlag) {
         self.session = session
         self.viewport = start
+        self.stop = stop
     }
 
     func run() {
@@ -216,6 +220,11 @@ final class TerminalMap: @unchecked Sendable {
     private func readKey() -> Key? {
         var byte: UInt8 = 0
         while true {
+            // Waits in poll, not in read, so a stop (SIGTERM) ends the map and restores the terminal.
+            if stop.isRaised { return nil }
+            var ready = Glibc.pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, StopFlag.pollMilliseconds)
+            if polled == 0 || (polled < 0 && errno == EINTR) { continue }
             let n = read(0, &byte, 1)
             if n == 1 { break }
             if n < 0 && errno == EINTR { continue }

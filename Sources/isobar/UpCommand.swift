@@ -7,7 +7,7 @@ import IsobarNet
 import IsobarStore
 import Logging
 
-struct UpCommand: ParsableCommand {
+struct UpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "up",
         abstract: "Run the whole pipeline: broker, fetch, filter, format and persist, each under plug, supervised.",
@@ -48,7 +48,7 @@ struct UpCommand: ParsableCommand {
     @Flag(help: "Do not start the gateway.")
     var noGateway = false
 
-    func run() throws {
+    func run() async throws {
         Logs.bootstrap()
         let me = Self.executablePath()
         var services = [ServiceSpec(name: "broker", command: me, arguments: ["broker"])]
@@ -65,20 +65,20 @@ struct UpCommand: ParsableCommand {
         services += [
             ServiceSpec(name: "persist", command: me, arguments: [
                 "plug", "--name", "persist"] + Self.subscribe(PersistStage.subscriptions) + ["--",
-                me, "persist", "--data-dir", dataDir], startDelay: .milliseconds(200)),
+                me, "persist", "--data-dir", dataDir], startDelay: .milliseconds(200), stopTimeout: ServiceSpec.plugStopTimeout),
             ServiceSpec(name: "format", command: me, arguments: [
                 "plug", "--name", "format"] + Self.subscribe(FormatEngine.subscriptions) + ["--",
-                me, "format", "--units", units, "--locale", locale]),
+                me, "format", "--units", units, "--locale", locale], stopTimeout: ServiceSpec.plugStopTimeout),
             // The filter starts last and asks for a resync, so persist and fetch answer it once their
             // subscriptions are in place.
             ServiceSpec(name: "filter", command: me, arguments: [
                 "plug", "--name", "filter"] + Self.subscribe(FilterEngine.subscriptions) + ["--", me, "filter", "--request-resync",
-                "--favorites", favoritesFile], startDelay: .milliseconds(300)),
+                "--favorites", favoritesFile], startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout),
             ServiceSpec(name: "fetch", command: me, arguments: [
                 "plug", "--name", "fetch"] + Self.subscribe(FeedFetcher.subscriptions) + ["--",
                 me, "fetch", "--today", todayURL, "--tomorrow", tomorrowURL, "--interval", String(pollInterval),
                 "--backoff-cap", String(backoffCap)],
-                startDelay: .milliseconds(300)),
+                startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout),
         ]
         if !noGateway {
             guard let address = ListenAddress(parsing: gateway), address.isLoopback else {
@@ -89,7 +89,7 @@ struct UpCommand: ParsableCommand {
             GatewayReadiness.announce(address)
         }
         let supervisor = Supervisor(services: services, logger: Logger(label: "up"))
-        throw ExitCode(try supervisor.run())
+        throw ExitCode(await supervisor.run())
     }
 
     /// `--sub T` for each topic prefix a stage declares.

@@ -74,10 +74,10 @@ extension GatewayProcessTests {
             #expect(converge(alice, &held, to: initial), "holds \(held.titles.count)")
             #expect(held.titles.count == 85)
 
-            // Random pans and zooms converge to brute force (paced under the gateway's default
+            // 200 random pans and zooms converge to brute force (paced under the gateway's default
             // 20 messages/s, as a map throttles its viewports).
             var rng = SystemRandomNumberGenerator()
-            for step in 0..<100 {
+            for step in 0..<200 {
                 Thread.sleep(forTimeInterval: 0.05)
                 let lat = Double.random(in: 20...60, using: &rng), lon = Double.random(in: -130 ... -70, using: &rng)
                 let dlat = Double.random(in: 1...40, using: &rng), dlon = Double.random(in: 1...60, using: &rng)

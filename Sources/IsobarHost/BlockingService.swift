@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// A process's blocking main loop (the broker's `zmq_proxy`, a plug's or `up`'s supervision,
+/// attach's input loop) as a swift-service-lifecycle `Service`, so every long-running isobar
+/// process stops through one path: a `ServiceGroup` whose graceful-shutdown signals are SIGTERM
+/// and SIGINT (fetch, the sample feed and the gateway are async services in the same kind of group).
+///
+/// The loop runs on a thread of its own: it blocks in C calls (`zmq_poll`, `waitpid`, `read`),
+/// which must not hold a thread of the Swift concurrency pool. The first SIGTERM or SIGINT calls
+/// `stop`, an orderly stop the loop notices and returns from. A second signal calls `kill`
+/// (whatever must end at once), and so does a stop that overruns the budget given to
+/// `runUntilSignalled` (the group then cancels the service). Both are called on a fresh thread,
+/// since they may block.
+public final class BlockingService: Service, @unchecked Sendable {
+    // @unchecked: `result` is only touched under `lock`; the closures are Sendable.
+    public let name: String
+    private let body: @Sendable () -> Int32
+    private let stop: @Sendable () -> Void
+    private let kill: @Sendable () -> Void
+    private let lock = NSLock()
+    private var result: Int32?
+
+    /// `body` is the loop (its return value is the process's exit status); `stop` asks it to end in
+    /// order; `kill` makes it end now. `stop` and `kill` may be called while `body` has not started.
+    public init(name: String, body: @escaping @Sendable () -> Int32, stop: @escaping @Sendable () -> Void,
+                kill: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.body = body
+        self.stop = stop
+        self.kill = kill
+    }
+
+    /// The loop's exit status (0 until it has returned).
+    public var status: Int32 { lock.withLock { result ?? 0 } }
+
+    public func run() async throws {
+        let stop = self.stop, kill = self.kill
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    let thread = Thread { [self] in
+                        let code = body()
+                        lock.withLock { result = code }
+                        done.resume()
+                    }
+                    thread.name = "isobar-\(name)"
+                    thread.start()
+                }
+            } onGracefulShutdown: {
+                Thread.detachNewThread { stop() }
+            }
+        } onCancel: {
+            Thread.detachNewThread { kill() }
+        }
+    }
+
+    /// Runs this service in a `ServiceGroup` until its loop returns and gives the loop's status.
+    /// SIGTERM/SIGINT stop it (the group's graceful shutdown); a second one kills, and so does a
+    /// stop that takes longer than `stopBudget` (nil: no limit). The group may not list a signal
+    /// as both graceful and cancelling, so the second signal is counted here, from
+    /// swift-service-lifecycle's own `UnixSignalsSequence` (every listener of a signal sees it).
+    /// SIGPIPE is ignored first, so a write to a pipe whose reader died fails with EPIPE instead of
+    /// ending the process.
+    public func runUntilSignalled(logger: Logger, stopBudget: Duration? = nil) async -> Int32 {
+        _ = signal(SIGPIPE, SIG_IGN)
+        let kill = self.kill
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        let secondSignal = Task {
+            var seen = 0
+            for await _ in signals {
+                seen += 1
+                if seen == 2 { Thread.detachNewThread { kill() } }
+            }
+        }
+        defer { secondSignal.cancel() }
+        var configuration = ServiceGroupConfiguration(services: [.init(service: self, successTerminationBehavior: .gracefullyShutdownGroup)], logger: logger)
+        configuration.gracefulShutdownSignals = [.sigterm, .sigint]
+        configuration.maximumGracefulShutdownDuration = stopBudget
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch {
+            logger.error("\(name): \(error)")
+        }
+        return status
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A one-way "stop now" flag shared between a service's shutdown handler and a loop that blocks
+/// on input (attach's stdin, the terminal map's keys): the loop waits in `poll` with a short
+/// timeout and looks at the flag between waits.
+public final class StopFlag: @unchecked Sendable {
+    // @unchecked: `raised` is only touched under `lock`.
+    private let lock = NSLock()
+    private var raised = false
+
+    public init() {}
+
+    /// Asks the loop to stop; it notices within one poll timeout.
+    public func raise() { lock.withLock { raised = true } }
+
+    public var isRaised: Bool { lock.withLock { raised } }
+
+    /// How long such a loop waits in `poll` before it looks at the flag again (milliseconds).
+    public static let pollMilliseconds: Int32 = 200
+}

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import IsobarHost
+import Testing
+@testable import IsobarTestSupport
+
+/// How isobar's long-running processes stop (each a `BlockingService` in a swift-service-lifecycle
+/// `ServiceGroup`): a stop reaches a stage's whole process group, a second signal kills at once, a
+/// supervisor that must kill never leaves descendants behind, and attach ends cleanly on SIGTERM.
+@Suite(.serialized) struct StopTests {
+    var environment: [String: String] {
+        ["ISOBAR_PUB": ProcessHarness.freeTCPEndpoint(), "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint()]
+    }
+
+    /// Processes now in process group `group` (from /proc/PID/stat: the 5th field after the name).
+    static func members(ofGroup group: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            // fields: state, ppid, pgrp, ...; a zombie (Z) is already dead.
+            guard fields.count > 2, fields[0] != "Z", pid_t(fields[2]) == group else { return nil }
+            return pid
+        }
+    }
+
+    /// Waits up to `timeout` seconds for `condition`.
+    static func eventually(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition()
+    }
+
+    /// A stage that ignores the end of its input and SIGTERM, with a background child in its
+    /// group: plug's ordered stop ends with SIGKILL to the whole group, so the background child
+    /// goes too (before, only the stage's own pid got the signals and `sleep` was left running).
+    @Test func plugStopReachesTheStagesWholeProcessGroup() throws {
+        let plug = try ProcessHarness.isobar(["plug", "--name", "stubborn", "--", "sh", "-c", #"trap "" TERM; sleep 1000 & while :; do sleep 0.2; done"#],
+                                             environment: environment)
+        let started = plug.waitForStderr(containing: "stubborn: started sh (pid ", timeout: .seconds(20))
+        let stage = try #require(started.flatMap { line in line.split(separator: "pid ").last.flatMap { pid_t($0.prefix { $0.isNumber }) } })
+        #expect(Self.eventually(5) { Self.members(ofGroup: stage).count >= 2 }, "the stage's group: \(Self.members(ofGroup: stage))")
+        let before = Date()
+        plug.signal(SIGTERM)
+        #expect(plug.waitForExit(timeout: .seconds(20)) == .exited(0), "\(plug.stderrText)")
+        let took = Date().timeIntervalSince(before)
+        #expect(took < Double(PlugOptions(command: "").stopBudget.components.seconds) + 1, "took \(took) s")
+        #expect(plug.stderrText.contains("ignored SIGTERM"), "\(plug.stderrText)")
+        #expect(Self.eventually(3) { Self.members(ofGroup: stage).isEmpty }, "left running: \(Self.members(ofGroup: stage))")
+    }
+
+    /// The second SIGTERM does not wait for the graces: the stage's group is killed at once.
+    @Test func aSecondSignalKillsAtOnce() throws {
+        let plug = try ProcessHarness.isobar(["plug", "--name", "stubborn", "--", "sh", "-c", #"trap "" TERM; while :; do sleep 0.2; done"#],
+                                             environment: environment)
+        let started = plug.waitForStderr(containing: "stubborn: started sh (pid ", timeout: .seconds(20))
+        let stage = try #require(started.flatMap { line in line.split(separator: "pid ").last.flatMap { pid_t($0.prefix { $0.isNumber }) } })
+        plug.signal(SIGTERM)
+        #expect(plug.waitForStderr(containing: "stop requested", timeout: .seconds(5)) != nil)
+        let before = Date()
+        plug.signal(SIGTERM)
+        #expect(plug.waitForExit(timeout: .seconds(20)) == .exited(0), "\(plug.stderrText)")
+        let took = Date().timeIntervalSince(before)
+        // The ordered stop alone would take the stdin grace (2 s) and the SIGTERM grace (2 s).
+        #expect(took < 1.5, "took \(took) s after the second signal")
+        #expect(Self.eventually(3) { Self.members(ofGroup: stage).isEmpty }, "left running: \(Self.members(ofGroup: stage))")
+    }
+
+    /// `ChildProcess.killTree`, as `isobar up` uses it on a plug that overran its stop: every
+    /// descendant goes, including one in a session (and group) of its own.
+    @Test func killTreeLeavesNoDescendant() throws {
+        let child = try ChildProcess.spawn(command: "sh", arguments: ["-c", "sleep 1000 & setsid sleep 1000 & sh -c 'sleep 1000' & wait"])
+        #expect(Self.eventually(5) { ChildProcess.descendants(of: child.pid).count >= 4 })
+        let descendants = ChildProcess.descendants(of: child.pid)
+        child.killTree()
+        #expect(child.waitForExit(timeout: .seconds(5)) == .signaled(signal: SIGKILL))
+        #expect(Self.eventually(3) { descendants.allSatisfy { kill($0, 0) != 0 || Self.isZombie($0) } }, "alive: \(descendants.filter { kill($0, 0) == 0 })")
+    }
+
+    static func isZombie(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+    }
+
+    /// `isobar attach` on SIGTERM: its input loop ends, it closes its session and exits 0 (before:
+    /// killed by the signal, status 143, with no cleanup).
+    @Test func attachEndsCleanlyOnSIGTERM() throws {
+        let attach = try ProcessHarness.isobar(["attach", "--client", "stopper", "--plain", "--viewport", "40.924,-108.0955,25,20"],
+                                               environment: environment)
+        Thread.sleep(forTimeInterval: 1)
+        let before = Date()
+        attach.signal(SIGTERM)
+        #expect(attach.waitForExit(timeout: .seconds(10)) == .exited(0), "\(attach.stderrText)")
+        #expect(Date().timeIntervalSince(before) < 2)
+    }
+}
