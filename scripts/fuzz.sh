@@ -57,7 +57,10 @@ if [ "$(cat "$binary.hash" 2>/dev/null)" != "$target_hash" ]; then
 fi
 [ "$seconds" -gt 0 ] || exit 0
 
-args=(-max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -print_final_stats=1
+# An input slower than a second is a finding (a hang), unless the target says otherwise on a
+# line `// fuzz-timeout: SECONDS` (and why).
+timeout=$(sed -n 's|^// fuzz-timeout: \([0-9]*\).*|\1|p' "$source_file")
+args=(-max_total_time="$seconds" -timeout="${timeout:-1}" -rss_limit_mb=2048 -print_final_stats=1
       -artifact_prefix="$out/artifacts/$target/")
 [ -f "Fuzz/dict/$target.dict" ] && args+=(-dict="Fuzz/dict/$target.dict")
 mkdir -p "Fuzz/corpus/$target"

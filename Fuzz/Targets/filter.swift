@@ -1,3 +1,6 @@
+// fuzz-timeout: 5 (each completed snapshot builds the filter's fixed-size grids, 64,800 cells
+// whatever the station count: measured 5 ms in a debug build, about 0.12 s under AddressSanitizer
+// and coverage on this loaded machine; a stream of ten snapshots took 1.16 s without hanging)
 import Foundation
 import IsobarCore
 
