@@ -35,17 +35,20 @@ let package = Package(
         .target(name: "IsobarBus", dependencies: ["CLibZMQ"], swiftSettings: strict),
         // Pure logic: JSON, messages, geometry, the stage engines. No I/O.
         .target(name: "IsobarCore", swiftSettings: strict),
-        // Process-level plumbing: stdio loops, child processes, broker, plug, supervisor; each
+        // NDJSON on stdin/stdout: the line loops every stage runs (LineInput, LineOutput) and one
+        // small lock type. What IsobarNet and IsobarStore need of the process layer, without libzmq.
+        .target(name: "IsobarStdio", dependencies: ["IsobarCore"], swiftSettings: strict),
+        // Process-level plumbing: child processes, broker, plug, supervisor; each
         // long-running process a swift-service-lifecycle service (BlockingService).
         .target(name: "IsobarHost", dependencies: [
-            "IsobarCore", "IsobarBus",
+            "IsobarCore", "IsobarBus", "IsobarStdio",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ], swiftSettings: strict),
         // HTTP: the feed fetcher (AsyncHTTPClient) and the sample feed server (SwiftNIO).
         .target(name: "IsobarNet", dependencies: [
-            "IsobarCore", "IsobarHost",
+            "IsobarCore", "IsobarStdio",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -55,7 +58,7 @@ let package = Package(
         ], swiftSettings: strict),
         // SQLite snapshot store (GRDB).
         .target(name: "IsobarStore", dependencies: [
-            "IsobarCore", "IsobarHost",
+            "IsobarCore", "IsobarStdio",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -75,7 +78,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: [
-            "IsobarCore", "IsobarBus", "IsobarHost", "IsobarNet", "IsobarStore", "IsobarGateway",
+            "IsobarCore", "IsobarBus", "IsobarStdio", "IsobarHost", "IsobarNet", "IsobarStore", "IsobarGateway",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -92,7 +95,7 @@ let package = Package(
         .target(name: "IsobarTestSupport", path: "Tests/IsobarTestSupport", swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"], swiftSettings: strict),
-        .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore"], swiftSettings: strict),
+        .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore", "IsobarStdio"], swiftSettings: strict),
         .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus"], swiftSettings: strict),
         .testTarget(name: "IsobarGatewayTests", dependencies: [

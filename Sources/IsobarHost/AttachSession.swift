@@ -1,5 +1,6 @@
 import Foundation
 import IsobarCore
+import IsobarStdio
 
 /// One map client on the bus: keeps its viewport alive, applies annotations, detects gaps and asks
 /// for a resync, and re-announces itself when the filter restarts.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import IsobarStdio
 
 /// isobar's log lines on stderr: `TIME LEVEL LABEL: MESSAGE key=value …`, one line each.
 ///

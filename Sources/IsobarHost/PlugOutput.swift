@@ -1,6 +1,7 @@
 import Foundation
 import IsobarCore
 import Logging
+import IsobarStdio
 
 /// The threads that read a child's stdout (lines -> bus) and stderr (lines -> log).
 ///

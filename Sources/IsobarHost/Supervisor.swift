@@ -1,6 +1,7 @@
 import Foundation
 import IsobarCore
 import Logging
+import IsobarStdio
 
 /// One process `isobar up` runs and keeps running.
 public struct ServiceSpec: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import IsobarCore
-import IsobarHost
+import IsobarStdio
 
 /// What `fetch` does with its stdin: it answers resync requests and nothing else.
 ///

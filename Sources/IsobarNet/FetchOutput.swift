@@ -1,5 +1,5 @@
 import IsobarCore
-import IsobarHost
+import IsobarStdio
 
 /// Where the fetcher writes protocol lines: stdout (`LineOutput`) in the CLI, a buffer in tests.
 ///

@@ -1,4 +1,4 @@
-import IsobarHost
+import IsobarStdio
 import Logging
 import ServiceLifecycle
 

@@ -1,4 +1,4 @@
-import IsobarHost
+import IsobarStdio
 
 /// Coalesces resync requests: while one republication is queued, further requests join it instead
 /// of queueing another, so a burst (or a flood) of resync lines costs one republication, not one

@@ -1,5 +1,5 @@
 import IsobarCore
-import IsobarHost
+import IsobarStdio
 import Logging
 import ServiceLifecycle
 

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import IsobarCore
-import IsobarHost
+import IsobarStdio
 
 /// The two feeds the sample server serves: the fixtures, loaded once at start, and the drifted body
 /// of the current epoch, rendered once per epoch and day and then reused with its ETag.

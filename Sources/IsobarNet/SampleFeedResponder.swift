@@ -1,5 +1,5 @@
 import IsobarCore
-import IsobarHost
+import IsobarStdio
 import NIOHTTP1
 
 /// Decides the sample feed's answer to one request: routing, drift epoch, conditional GET, and the

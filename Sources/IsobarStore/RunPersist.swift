@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import IsobarCore
-import IsobarHost
+import IsobarStdio
 import Logging
 
 /// Runs `isobar persist`: opens the store, replays it (unless disabled), then handles stdin until

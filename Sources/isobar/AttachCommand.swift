@@ -3,6 +3,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import Logging
+import IsobarStdio
 
 struct AttachCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

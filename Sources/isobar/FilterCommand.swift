@@ -3,6 +3,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import IsobarStore
+import IsobarStdio
 
 struct FilterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

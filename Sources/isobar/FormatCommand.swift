@@ -1,6 +1,7 @@
 import ArgumentParser
 import IsobarCore
 import IsobarHost
+import IsobarStdio
 
 struct FormatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import IsobarCore
 import IsobarHost
+import IsobarStdio
 
 /// The full-screen text map of `isobar attach` on a terminal.
 ///

@@ -1,8 +1,8 @@
 import Foundation
 import IsobarCore
-import IsobarHost
 import IsobarNet
 import Logging
+import IsobarStdio
 
 /// Paths and helpers shared by the IsobarNet tests.
 enum TestSupport {

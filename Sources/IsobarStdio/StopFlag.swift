@@ -1,11 +1,9 @@
-import Foundation
-
 /// A one-way "stop now" flag shared between a service's shutdown handler and a loop that blocks
 /// on input (attach's stdin, the terminal map's keys): the loop waits in `poll` with a short
 /// timeout and looks at the flag between waits.
 public final class StopFlag: @unchecked Sendable {
     // @unchecked: `raised` is only touched under `lock`.
-    private let lock = NSLock()
+    private let lock = NSLockLike()
     private var raised = false
 
     public init() {}
