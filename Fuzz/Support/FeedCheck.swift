@@ -2,17 +2,19 @@ import Foundation
 import IsobarCore
 
 /// The checks every feed parser's fuzz target runs, whatever the feed's format. A target for a
-/// new format is one call: `FeedCheck.run(data, size) { body, notes in ... return stations }`,
-/// where the closure parses `body` with the format's parser, writes its warnings and errors to
-/// `notes`, and returns the accepted stations (or throws when the body is refused whole).
+/// format is one call: `FeedCheck.run(data, size, format: "NAME") { try NameFeed.parse($0) }`,
+/// where the closure parses the body with the format's parser (throwing when it refuses the body
+/// whole, as every parser does).
 enum FeedCheck {
-    static func run(_ data: UnsafePointer<UInt8>, _ size: Int, format: String,
-                    parse: (_ body: [UInt8], _ notes: inout JSONWriter) throws -> [Station]) {
+    static func run(_ data: UnsafePointer<UInt8>, _ size: Int, format: String, parse: (_ body: [UInt8]) throws -> ParsedFeed) {
         let body = Array(UnsafeBufferPointer(start: data, count: size))
         var notes = JSONWriter()
         let stations: [Station]
         do {
-            stations = try parse(body, &notes)
+            let parsed = try parse(body)
+            for warning in parsed.warnings { warning.write(to: &notes) }
+            for error in parsed.errors { error.write(to: &notes) }
+            stations = parsed.stations
         } catch {
             // Refused whole: the fetcher reports it as an error message, which must be valid too.
             var writer = JSONWriter()
