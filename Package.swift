@@ -92,7 +92,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // Test helpers shared by the process and gateway tests (real child processes, free ports).
-        .target(name: "IsobarTestSupport", path: "Tests/IsobarTestSupport", swiftSettings: strict),
+        .target(name: "IsobarTestSupport", dependencies: ["IsobarHost"], path: "Tests/IsobarTestSupport", swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"], swiftSettings: strict),
         .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore", "IsobarStdio"], swiftSettings: strict),

@@ -44,14 +44,21 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `command` (searched in `PATH` if it contains no `/`) with `arguments`, inheriting this
     /// process's environment. `onExit` runs once, on the waiter thread, after the child has been reaped.
+    ///
+    /// `environment`, when given, is added to (and overrides) this process's environment for the
+    /// child (the test harness runs `isobar` with its own endpoints this way).
     public static func spawn(
         command: String,
         arguments: [String],
+        environment: [String: String] = [:],
         onExit: @escaping @Sendable (ChildProcessExit) -> Void = { _ in }
     ) throws(ChildProcessError) -> ChildProcess {
-        // Parent ends are close-on-exec so later children never inherit (and hold open) these pipes;
-        // the child's ends are dup2'ed onto 0/1/2, which clears close-on-exec for it alone.
-        // Spawning happens on one supervisor thread at a time, so no other spawn races the fcntl.
+        // Every pipe end is made close-on-exec so later children never inherit (and hold open) these
+        // pipes; the child's ends are dup2'ed onto 0/1/2, which clears close-on-exec for it alone.
+        // `spawnLock` keeps another thread's spawn out of the gap between pipe() and fcntl() (the
+        // tests start processes from many threads at once; Swift's Glibc has no pipe2).
+        spawnLock.lock()
+        defer { spawnLock.unlock() }
         let stdinPipe = try makePipe(command)
         let stdoutPipe = try makePipe(command)
         let stderrPipe = try makePipe(command)
@@ -84,8 +91,18 @@ public final class ChildProcess: @unchecked Sendable {
         let argv: [UnsafeMutablePointer<CChar>?] = ([command] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
 
+        var envp: [UnsafeMutablePointer<CChar>?] = []
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (key, value) in environment { merged[key] = value }
+            envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
+        defer { for pointer in envp { free(pointer) } }
+
         var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, command, &actions, &attributes, argv, environ)
+        let rc = envp.isEmpty
+            ? posix_spawnp(&pid, command, &actions, &attributes, argv, environ)
+            : posix_spawnp(&pid, command, &actions, &attributes, argv, envp)
         if rc != 0 {
             for fd in parentEnds { _ = close(fd) }
             throw ChildProcessError(command: command, operation: "posix_spawnp", errno: rc)
@@ -192,6 +209,9 @@ public final class ChildProcess: @unchecked Sendable {
         }
         return found
     }
+
+    /// Held while pipes are made and the child is spawned (see `spawn`).
+    private static let spawnLock = NSLock()
 
     private static func makePipe(_ command: String) throws(ChildProcessError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]

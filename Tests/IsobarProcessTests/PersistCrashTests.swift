@@ -49,6 +49,9 @@ struct PersistCrashTests {
             let ended: ProcessHarness.Termination?
             if round % 2 == 0 {
                 // A random moment while snapshots stream in as fast as persist takes them.
+                // (Once the store is open: on a loaded machine a kill 20 ms after the start could
+                // land before the file exists, and there would be nothing to check.)
+                try #require(persist.waitForStderr(containing: "store opened", timeout: .seconds(30)) != nil, "\(persist.stderrText)")
                 let writer = CrashFeed.Writer(feed: feed, round: round, persist: persist)
                 writer.start()
                 usleep(UInt32.random(in: 20_000...400_000))

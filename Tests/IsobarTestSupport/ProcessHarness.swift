@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import IsobarHost
 
 /// Runs a program as a real child process for process-level tests: the built `isobar` binary (see
 /// `ProcessHarness.isobar(_:environment:)`) or any other command.
@@ -14,8 +15,11 @@ import Foundation
 ///   on a full pipe. `nextStdoutLine(timeout:)` consumes stdout lines in order; stderr is searched
 ///   (`waitForStderr(containing:timeout:)`) and kept whole for failure messages (`stderrText`).
 /// - Every wait takes a timeout: a test fails instead of hanging.
-/// - `deinit` SIGKILLs a child that is still running and reaps it, so a failing test leaves no
-///   stray processes behind.
+/// - `deinit` kills a child that is still running together with every descendant's process group
+///   (`ChildProcess.killTree`) and reaps it, so a failing test leaves no stray processes behind
+///   (an `isobar up` that a test never stopped takes its plugs and stages with it).
+/// - It is the product's own `ChildProcess` underneath (posix_spawnp, a process group of its own,
+///   default signal dispositions, a waiter thread): the tests start processes the way isobar does.
 ///
 /// Example:
 /// ```swift
@@ -25,8 +29,8 @@ import Foundation
 /// #expect(broker.waitForExit(timeout: .seconds(5)) == .exited(0))
 /// ```
 ///
-/// `@unchecked Sendable`: mutable state (line buffers, exit status, the stdin descriptor) lives in
-/// `Shared` and is only touched under its condition's lock.
+/// `@unchecked Sendable`: mutable state (line buffers, exit status) lives in `Shared` and is only
+/// touched under its condition's lock; `child` is thread-safe.
 final class ProcessHarness: @unchecked Sendable {
     /// How a process ended.
     enum Termination: Equatable, CustomStringConvertible {
@@ -48,6 +52,8 @@ final class ProcessHarness: @unchecked Sendable {
 
     /// The child's pid.
     let pid: pid_t
+    /// The running process (its pipes, its exit).
+    private let child: ChildProcess
     /// The command line, for messages.
     let commandLine: String
 
@@ -55,7 +61,6 @@ final class ProcessHarness: @unchecked Sendable {
     /// harness itself, so dropping the harness runs `deinit` (which kills a child still running).
     private final class Shared: @unchecked Sendable {
         let condition = NSCondition()
-        var stdinFD: Int32 = -1
         var stdoutLines: [String] = []
         var stdoutRead = 0
         var stderrLines: [String] = []
@@ -107,73 +112,29 @@ final class ProcessHarness: @unchecked Sendable {
     /// `environment` is added to (and overrides) the test process's environment.
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         commandLine = ([executable] + arguments).joined(separator: " ")
-        let stdinPipe = try Self.makePipe()
-        let stdoutPipe = try Self.makePipe()
-        let stderrPipe = try Self.makePipe()
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPipe.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPipe.write, 2)
-
-        // The test runner may block or ignore signals; the child must start with the defaults.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var merged = ProcessInfo.processInfo.environment
-        for (key, value) in environment { merged[key] = value }
-        let envp: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer {
-            for pointer in envp { free(pointer) }
-            for pointer in argv { free(pointer) }
-        }
-
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
-        for fd in [stdinPipe.read, stdoutPipe.write, stderrPipe.write] { close(fd) }
-        if rc != 0 {
-            for fd in [stdinPipe.write, stdoutPipe.read, stderrPipe.read] { close(fd) }
-            throw LaunchError(description: "cannot start \(commandLine): \(String(cString: strerror(rc)))")
-        }
-        self.pid = pid
         let box = self.box
-        box.stdinFD = stdinPipe.write
-
-        Self.startReader(fd: stdoutPipe.read, name: "stdout-\(pid)", box: box) { box, line in box.stdoutLines.append(line) } done: { $0.stdoutOpen = false }
-        Self.startReader(fd: stderrPipe.read, name: "stderr-\(pid)", box: box) { box, line in box.stderrLines.append(line) } done: { $0.stderrOpen = false }
-        let childPID = pid
-        let waiter = Thread {
-            var status: Int32 = 0
-            while waitpid(childPID, &status, 0) < 0 && errno == EINTR {}
-            let low = status & 0x7F
-            let ended: Termination = low == 0 ? .exited((status >> 8) & 0xFF) : .signaled(low)
-            box.condition.lock()
-            box.termination = ended
-            box.condition.broadcast()
-            box.condition.unlock()
+        do {
+            child = try ChildProcess.spawn(command: executable, arguments: arguments, environment: environment) { exit in
+                let ended: Termination = switch exit {
+                case .exited(let code): .exited(code)
+                case .signaled(let signal): .signaled(signal)
+                }
+                box.condition.lock()
+                box.termination = ended
+                box.condition.broadcast()
+                box.condition.unlock()
+            }
+        } catch {
+            throw LaunchError(description: "cannot start \(commandLine): \(error)")
         }
-        waiter.start()
+        pid = child.pid
+        Self.startReader(child.stdout, name: "stdout-\(pid)", box: box) { box, line in box.stdoutLines.append(line) } done: { $0.stdoutOpen = false }
+        Self.startReader(child.stderr, name: "stderr-\(pid)", box: box) { box, line in box.stderrLines.append(line) } done: { $0.stderrOpen = false }
     }
 
     deinit {
-        condition.lock()
-        let running = box.termination == nil
-        condition.unlock()
-        if running {
-            kill(pid, SIGKILL)
+        if child.exit == nil {
+            child.killTree()
             _ = waitForExit(timeout: .seconds(5))
         }
         closeStdin()
@@ -183,19 +144,17 @@ final class ProcessHarness: @unchecked Sendable {
 
     /// Writes `text` to the child's stdin (blocking while the pipe is full).
     func write(_ text: String) throws {
-        condition.lock()
-        let fd = box.stdinFD
-        condition.unlock()
-        guard fd >= 0 else { throw LaunchError(description: "stdin of \(commandLine) is closed") }
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LaunchError(description: "writing to \(commandLine) failed: \(String(cString: strerror(errno)))")
+        guard !child.stdin.isClosed else { throw LaunchError(description: "stdin of \(commandLine) is closed") }
+        let bytes = Array(text.utf8)
+        let failure = bytes.withUnsafeBytes { raw -> String? in
+            do {
+                try child.stdin.writeAll(raw)
+                return nil
+            } catch {
+                return "\(error)"
             }
-            bytes = bytes.dropFirst(n)
         }
+        if let failure { throw LaunchError(description: "writing to \(commandLine) failed: \(failure)") }
     }
 
     /// Writes `line` plus `\n`.
@@ -205,11 +164,7 @@ final class ProcessHarness: @unchecked Sendable {
 
     /// Closes the child's stdin: it sees end of input. Idempotent.
     func closeStdin() {
-        condition.lock()
-        let fd = box.stdinFD
-        box.stdinFD = -1
-        condition.unlock()
-        if fd >= 0 { close(fd) }
+        child.stdin.close()
     }
 
     // MARK: stdout and stderr
@@ -279,9 +234,7 @@ final class ProcessHarness: @unchecked Sendable {
 
     /// Sends `signal` to the child, unless it has already ended.
     func signal(_ signal: Int32) {
-        condition.lock()
-        defer { condition.unlock() }
-        if box.termination == nil { kill(pid, signal) }
+        child.send(signal: signal)
     }
 
     /// Waits up to `timeout` for the child to end; nil if it is still running.
@@ -361,7 +314,7 @@ final class ProcessHarness: @unchecked Sendable {
     // MARK: Private
 
     private static func startReader(
-        fd: Int32, name: String, box: Shared,
+        _ pipe: ChildProcessPipe, name: String, box: Shared,
         append: @escaping @Sendable (Shared, String) -> Void,
         done: @escaping @Sendable (Shared) -> Void
     ) {
@@ -369,8 +322,7 @@ final class ProcessHarness: @unchecked Sendable {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
+                let n = buffer.withUnsafeMutableBytes { (try? pipe.read(into: $0)) ?? 0 }
                 if n <= 0 { break }
                 pending.append(contentsOf: buffer[0..<n])
                 var lines: [String] = []
@@ -387,7 +339,7 @@ final class ProcessHarness: @unchecked Sendable {
                     box.condition.unlock()
                 }
             }
-            close(fd)
+            pipe.close()
             box.condition.lock()
             if !pending.isEmpty { append(box, String(decoding: pending, as: UTF8.self)) }
             done(box)
@@ -396,16 +348,6 @@ final class ProcessHarness: @unchecked Sendable {
         }
         thread.name = "harness-\(name)"
         thread.start()
-    }
-
-    private static func makePipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            throw LaunchError(description: "pipe failed: \(String(cString: strerror(errno)))")
-        }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        return (fds[0], fds[1])
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {
