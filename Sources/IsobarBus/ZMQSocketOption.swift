@@ -37,6 +37,13 @@ public enum ZMQSocketOption: Sendable {
     case curveServerKey([UInt8])
     /// ZAP domain to authenticate this socket's peers in (needed for a ZAP handler to be consulted).
     case zapDomain(String)
+    /// ZMQ_HEARTBEAT_IVL: send a ZMTP PING on a connection this often (0: never).
+    case heartbeatInterval(milliseconds: Int32)
+    /// ZMQ_HEARTBEAT_TIMEOUT: close a connection that sent nothing (not even a PONG) this long after a PING.
+    case heartbeatTimeout(milliseconds: Int32)
+    /// ZMQ_CONNECT_TIMEOUT: give up one TCP connect attempt after this long (the next one follows the
+    /// reconnect interval), instead of waiting out the kernel's SYN retransmissions (1 s, 3 s, 7 s …).
+    case connectTimeout(milliseconds: Int32)
 
     /// The options every `ZMQSocket` gets at creation, before any bind or connect (most options only
     /// affect connections made after they are set).
@@ -62,6 +69,15 @@ public enum ZMQSocketOption: Sendable {
         // comes back on its own; and since nothing bigger passes the broker, the connecting subscribers
         // downstream never meet the case.
         .maxMessageSize(bytes: 4 << 20),
+        // A link between hosts that goes down and comes back (netns check: 5 s) must heal within about
+        // a second, not wait out TCP's retransmission backoff (the next retransmission can come 3 s
+        // after the link returns). A PING every second and 3 s of silence close the dead connection;
+        // reconnecting, each attempt gives up after 500 ms, so a SYN goes out at least about every
+        // second until the link is back. 3 s is far beyond any pause of libzmq's I/O thread on a
+        // loaded machine, so a live connection is never cut for being slow.
+        .heartbeatInterval(milliseconds: 1_000),
+        .heartbeatTimeout(milliseconds: 3_000),
+        .connectTimeout(milliseconds: 500),
     ]
 
     /// The default `maxMessageSize` in bytes.
@@ -85,6 +101,9 @@ public enum ZMQSocketOption: Sendable {
         case .curveSecretKey: "ZMQ_CURVE_SECRETKEY"
         case .curveServerKey: "ZMQ_CURVE_SERVERKEY"
         case .zapDomain: "ZMQ_ZAP_DOMAIN"
+        case .heartbeatInterval: "ZMQ_HEARTBEAT_IVL"
+        case .heartbeatTimeout: "ZMQ_HEARTBEAT_TIMEOUT"
+        case .connectTimeout: "ZMQ_CONNECT_TIMEOUT"
         }
     }
 
@@ -107,6 +126,9 @@ public enum ZMQSocketOption: Sendable {
         case .curveSecretKey(let v): (ZMQ_CURVE_SECRETKEY, v)
         case .curveServerKey(let v): (ZMQ_CURVE_SERVERKEY, v)
         case .zapDomain(let v): (ZMQ_ZAP_DOMAIN, Array(v.utf8))
+        case .heartbeatInterval(let v): (ZMQ_HEARTBEAT_IVL, Self.bytes(v))
+        case .heartbeatTimeout(let v): (ZMQ_HEARTBEAT_TIMEOUT, Self.bytes(v))
+        case .connectTimeout(let v): (ZMQ_CONNECT_TIMEOUT, Self.bytes(v))
         }
     }
 

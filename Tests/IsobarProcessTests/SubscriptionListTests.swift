@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func docsAndScriptsWriteTheSameSubscriptions() throws {
-        for path in ["docs/compose.md", "README.md", "scripts/checks/python-plugin.sh"] {
+        for path in ["docs/compose.md", "README.md", "scripts/checks/python-plugin.sh", "scripts/checks/netns.sh"] {
             let text = try String(contentsOf: ProcessHarness.packageRoot.appendingPathComponent(path), encoding: .utf8)
             let filter = FilterEngine.subscriptions.map { "--sub \($0)" }.joined(separator: " ")
             #expect(text.contains(filter + " -- "), "\(path) does not subscribe the filter to \(FilterEngine.subscriptions)")
