@@ -13,7 +13,7 @@ public enum ClientFrame: Sendable {
     case line([UInt8])
 
     /// The types an app may send besides `viewport`, published as they are with `client` filled in.
-    public static let passThroughTypes: Set<String> = ["select", "resync", "nearest", "search", "favorite"]
+    public static let passThroughTypes: Set<String> = ["select", "resync", "nearest", "search", "favorite", "detail"]
 
     public static func parse(_ bytes: [UInt8], client: String) throws(MessageError) -> ClientFrame {
         let object: JSONObject

@@ -25,7 +25,7 @@ public final class AttachSession: @unchecked Sendable {
     private var answered = false
     private var closed = false
     private let heartbeat: Double
-    /// Print every annotations/callout/place/results/starred line on stdout (plain mode).
+    /// Print every annotations/callout/place/results/starred/report line on stdout (plain mode).
     public var printMessages = false
     /// Called (on the receive thread) after each applied message.
     public var onChange: (@Sendable () -> Void)?
@@ -38,9 +38,11 @@ public final class AttachSession: @unchecked Sendable {
         self.client = client
         self.heartbeat = heartbeat
         self.viewport = initial
-        // `place/`, `results/` and `starred/` answer `nearest`, `search` and `favorite` (PROTOCOL.md, "Find").
+        // `place/`, `results/` and `starred/` answer `nearest`, `search` and `favorite` (PROTOCOL.md, "Find");
+        // `report/` answers `detail`.
         bus = try BusClient(endpoints: endpoints, topics: ["annotations/\(client)", "callout/\(client)", "place/\(client)",
-                                                           "results/\(client)", "starred/\(client)", "error/\(client)", "resync", "status"])
+                                                           "results/\(client)", "starred/\(client)", "report/\(client)", "error/\(client)",
+                                                           "resync", "status"])
     }
 
     public func start() {
@@ -153,7 +155,7 @@ public final class AttachSession: @unchecked Sendable {
             onChange?()
             return
         }
-        if topic == "place/\(client)" || topic == "results/\(client)" {
+        if topic == "place/\(client)" || topic == "results/\(client)" || topic == "report/\(client)" {
             lock.withLock { lastFound = payload }
             if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
             onChange?()

@@ -45,6 +45,8 @@ struct FilterCommand: ParsableCommand {
     var maxLineBytes = Limits.lineBytes
     @Option(help: "SQLite file keeping each client's favorites across restarts (created if missing; default: in memory only).")
     var favorites: String?
+    @Option(help: "Mark a station \"stale\" when its observation (or, without observedAt, its snapshot's fetch) is older than this many minutes; 0 never marks one.")
+    var staleAfter: Double = 60
     @Flag(help: "Write a resync request at start so publishers replay their snapshots (used on the bus).")
     var requestResync = false
 
@@ -53,6 +55,8 @@ struct FilterCommand: ParsableCommand {
         var options = FilterOptions()
         options.idleSeconds = idle
         options.leaseTimeout = leaseTimeout
+        guard staleAfter.isFinite, staleAfter >= 0 else { throw ValidationError("--stale-after must be a non-negative number of minutes, got \(staleAfter)") }
+        options.staleAfter = staleAfter > 0 ? staleAfter * 60 : nil
         let backing: any FavoritesBacking
         if let favorites {
             let store = FavoritesStore(path: favorites)

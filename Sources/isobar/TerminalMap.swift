@@ -191,7 +191,7 @@ final class TerminalMap: @unchecked Sendable {
         }
         calloutLines += findLines()
         let mapHeight = max(3, height - 2 - calloutLines.count)
-        let rows = TextMap.render(Array(state.annotations.items.values), region: shown.region, width: width, height: mapHeight)
+        let rows = TextMap.render(Array(state.annotations.items.values), region: shown.region, width: width, height: mapHeight, dimStale: true)
         var screen = "\u{1B}[H"
         for row in rows { screen += row + "\u{1B}[K\r\n" }
         for line in calloutLines { screen += String(line.prefix(width)) + "\u{1B}[K\r\n" }
@@ -212,6 +212,8 @@ final class TerminalMap: @unchecked Sendable {
         } else if state.annotations.version == 0 {
             text += " │ waiting for the pipeline…"
         }
+        let stale = state.annotations.staleCount
+        if stale > 0 { text += " │ \(stale) stale" }
         if let status = state.status, status.contains("\"state\":\"failed\"") {
             text += " │ ⚠ feed offline"
         }

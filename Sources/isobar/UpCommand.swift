@@ -35,6 +35,12 @@ struct UpCommand: AsyncParsableCommand {
     var tomorrow: String?
     @Option(help: "Seconds between feed polls.")
     var interval: Double?
+    @Option(help: "The feeds' format (fetch --format): onx, openweather, darksky, airvisual or auto.")
+    var format: FeedFormat = .onx
+    @Option(name: .customLong("openweather-units"), help: "What an OpenWeather request asked for with units= (fetch --openweather-units).")
+    var openWeatherUnits: OpenWeatherFeed.Units = .standard
+    @Option(help: "Minutes after which a station's data is marked stale (filter --stale-after; 0: never).")
+    var staleAfter: Double = 60
     @Option(help: "Longest retry wait in seconds after feed failures (fetch --backoff-cap).")
     var backoffCap: Double = 300
     @Option(help: "Data directory for the SQLite store.")
@@ -73,11 +79,13 @@ struct UpCommand: AsyncParsableCommand {
             // subscriptions are in place.
             ServiceSpec(name: "filter", command: me, arguments: [
                 "plug", "--name", "filter"] + Self.subscribe(FilterEngine.subscriptions) + ["--", me, "filter", "--request-resync",
-                "--favorites", favoritesFile], startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout),
+                "--favorites", favoritesFile, "--stale-after", String(staleAfter)], startDelay: .milliseconds(300),
+                stopTimeout: ServiceSpec.plugStopTimeout),
             ServiceSpec(name: "fetch", command: me, arguments: [
                 "plug", "--name", "fetch"] + Self.subscribe(FeedFetcher.subscriptions) + ["--",
                 me, "fetch", "--today", todayURL, "--tomorrow", tomorrowURL, "--interval", String(pollInterval),
-                "--backoff-cap", String(backoffCap)],
+                "--backoff-cap", String(backoffCap), "--format", format.rawValue,
+                "--openweather-units", openWeatherUnits.rawValue],
                 startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout),
         ]
         if !noGateway {

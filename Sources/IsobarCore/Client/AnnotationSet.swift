@@ -7,6 +7,8 @@ public struct AnnotationSet: Sendable {
         public var coordinate: Coordinate
         public var title: String
         public var count: Int
+        /// The station's data is older than the filter's `--stale-after` (drawn dimmed).
+        public var stale: Bool = false
     }
 
     public enum Outcome: Sendable, Equatable {
@@ -60,9 +62,12 @@ public struct AnnotationSet: Sendable {
                 let id = try item.requireName("id")
                 let coordinate = try Coordinate(from: item.requireObject("coordinate"))
                 items[id] = Item(id: id, coordinate: coordinate, title: try item.optionalString("title") ?? "",
-                                 count: try item.optionalInt("count") ?? 1)
+                                 count: try item.optionalInt("count") ?? 1, stale: try item.optionalBool("stale") ?? false)
             }
         }
         return .applied
     }
+
+    /// How many shown stations are stale (the terminal map's status line says so).
+    public var staleCount: Int { items.values.reduce(0) { $0 + ($1.stale ? 1 : 0) } }
 }

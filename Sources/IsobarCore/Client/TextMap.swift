@@ -3,12 +3,15 @@
 /// Pure (no terminal I/O) so it can be tested: rows are strings of exactly `width` characters.
 /// Each annotation's title is written starting at its projected column (equirectangular, with
 /// longitudes taken relative to the center so the antimeridian is seamless); an empty title is a
-/// dot. Later titles never overwrite earlier ones, and the center is marked with `+`.
+/// dot. Later titles never overwrite earlier ones, and the center is marked with `+`. With
+/// `dimStale`, a stale station's label is wrapped in the terminal's faint style (SGR 2 … 22): the
+/// row then has more characters than columns, but still `width` visible ones.
 public enum TextMap {
-    public static func render(_ items: [AnnotationSet.Item], region: Region, width: Int, height: Int) -> [String] {
+    public static func render(_ items: [AnnotationSet.Item], region: Region, width: Int, height: Int, dimStale: Bool = false) -> [String] {
         guard width > 0, height > 0 else { return [] }
         var grid = [[Character]](repeating: [Character](repeating: " ", count: width), count: height)
         var used = [[Bool]](repeating: [Bool](repeating: false, count: width), count: height)
+        var faint = [[Bool]](repeating: [Bool](repeating: false, count: width), count: height)
         let longitudeSpan = min(360, region.longitudeDelta)
         let top = region.center.latitude + region.latitudeDelta / 2
         let centerRow = height / 2, centerColumn = width / 2
@@ -32,9 +35,19 @@ public enum TextMap {
             for (offset, character) in characters.prefix(end - start).enumerated() {
                 grid[row][start + offset] = character
                 used[row][start + offset] = true
+                faint[row][start + offset] = item.stale
             }
         }
-        return grid.map { String($0) }
+        guard dimStale else { return grid.map { String($0) } }
+        return zip(grid, faint).map { characters, faintRow in
+            var text = ""
+            var inFaint = false
+            for (character, isFaint) in zip(characters, faintRow) {
+                if isFaint != inFaint { text += isFaint ? "\u{1B}[2m" : "\u{1B}[22m"; inFaint = isFaint }
+                text.append(character)
+            }
+            return inFaint ? text + "\u{1B}[22m" : text
+        }
     }
 
     /// The annotation nearest the region's center (what Enter selects).

@@ -58,7 +58,7 @@ extension FilterEngine {
 
     /// The day and presentation a request is answered in: what it says, else what the client's
     /// viewport says, else the defaults (today; the formatter's own).
-    private func context(client name: String, day: Day?, presentation: Presentation, now: Double) -> (Day, Presentation) {
+    func context(client name: String, day: Day?, presentation: Presentation, now: Double) -> (Day, Presentation) {
         let client = clients[name]
         client?.lastSeen = max(client?.lastSeen ?? now, now)
         let base = client?.viewport.presentation ?? Presentation()
@@ -68,7 +68,7 @@ extension FilterEngine {
         return (day ?? client?.viewport.day ?? .today, merged)
     }
 
-    private func writeFindSnapshotInfo(_ snapshot: StationSnapshot?, into out: inout JSONWriter) {
+    func writeFindSnapshotInfo(_ snapshot: StationSnapshot?, into out: inout JSONWriter) {
         out.key("snapshot"); out.string(snapshot?.id)
         out.key("source"); out.string(snapshot?.source.rawValue)
         out.key("fetchedAt"); out.number(snapshot?.fetchedAt)

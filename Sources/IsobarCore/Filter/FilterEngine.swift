@@ -14,7 +14,7 @@ public final class FilterEngine {
     /// the tests all use this list). The slashes matter: `select` would also match `selection`, its
     /// own output, which it would pass through and receive again forever.
     public static let subscriptions = ["station", "snapshot", "viewport/", "select/", "resync", "lease", "leave/",
-                                       "nearest/", "search/", "favorite/"]
+                                       "nearest/", "search/", "favorite/", "detail/"]
     public let options: FilterOptions
     private var snapshots: [Day: StationSnapshot] = [:]
     private var assembler = SnapshotAssembler()
@@ -36,10 +36,17 @@ public final class FilterEngine {
     var favoriteLists: [String: FavoriteList] = [:]
     /// The backing failed once: from then on favorites live in memory only.
     var favoritesHealth = FavoritesHealth.healthy
+    /// Unix seconds, for staleness (see FilterEngine+Stale.swift).
+    let wallClock: @Sendable () -> Double
+    /// Stale stations per day at the last check, and when that was (the monotonic clock).
+    var staleCounts: [Day: Int] = [:]
+    var lastStaleCheck = -Double.infinity
 
-    public init(options: FilterOptions = FilterOptions(), favorites: any FavoritesBacking = InMemoryFavorites()) {
+    public init(options: FilterOptions = FilterOptions(), favorites: any FavoritesBacking = InMemoryFavorites(),
+                wallClock: @escaping @Sendable () -> Double = WallClock.now) {
         self.options = options
         self.favoritesBacking = favorites
+        self.wallClock = wallClock
     }
 
     public var clientCount: Int { clients.count }
@@ -77,6 +84,7 @@ public final class FilterEngine {
         case "nearest": nearest(try NearestRequest(from: object), now: now, into: &out)
         case "search": search(try SearchRequest(from: object), now: now, into: &out)
         case "favorite": try favorite(FavoriteRequest(from: object), now: now, into: &out)
+        case "detail": try detail(DetailRequest(from: object), now: now, into: &out)
         default:
             out.raw(object.rawBytes)
             out.newline()
@@ -101,6 +109,7 @@ public final class FilterEngine {
                 waitingDays.remove(day)
             }
         }
+        checkStaleness(now: now, into: &out)
         sweep(now: now)
     }
 
@@ -136,6 +145,7 @@ public final class FilterEngine {
         case .complete(let stations):
             let snapshot = StationSnapshot(end: end, stations: stations, interner: interner)
             snapshots[end.day] = snapshot
+            staleCounts[end.day] = nil  // counted afresh on the next tick
             if let first = snapshot.duplicateIDs.first {
                 ErrorMessage(stage: Self.stage,
                              message: "snapshot \(end.snapshot) repeats \(snapshot.duplicateIDs.count) station id(s) (first \"\(first)\"); kept the first of each",
@@ -289,8 +299,9 @@ public final class FilterEngine {
 
     /// Computes the client's visible set and sends it in full, or as the difference from what the
     /// client holds. Sends nothing when nothing changed (unless `forceMessage`).
-    private func send(_ client: ClientState, full: Bool, forceMessage: Bool = false, into out: inout JSONWriter) {
+    func send(_ client: ClientState, full: Bool, forceMessage: Bool = false, into out: inout JSONWriter) {
         let snapshot = snapshots[client.viewport.day]
+        let threshold = staleThreshold()
         var upsertStations: [Int32] = []
         var upsertClusters: [Cluster] = []
         var entries: [ShownSet.Entry] = []
@@ -299,8 +310,11 @@ public final class FilterEngine {
             items = Clusterer.items(in: client.viewport.region, of: snapshot, limit: client.viewport.limit)
             entries.reserveCapacity(items.total)
             let keys = snapshot.keys, fingerprints = snapshot.fingerprints  // one retain, not one per station
+            let uniform = uniformStaleness(snapshot, threshold: threshold)
             for (n, position) in items.stations.enumerated() {
-                entries.append(.init(key: keys[Int(position)], fingerprint: fingerprints[Int(position)], index: Int32(n)))
+                var fingerprint = fingerprints[Int(position)]
+                if uniform ?? isStale(snapshot, position: Int(position), threshold: threshold) { fingerprint ^= Self.staleSalt }
+                entries.append(.init(key: keys[Int(position)], fingerprint: fingerprint, index: Int32(n)))
             }
             for (n, cluster) in items.clusters.enumerated() {
                 entries.append(.init(key: cluster.key, fingerprint: cluster.fingerprint, index: Int32(items.stations.count + n)))
@@ -318,11 +332,12 @@ public final class FilterEngine {
         guard full || forceMessage || !upsertStations.isEmpty || !upsertClusters.isEmpty || !removed.isEmpty else { return }
         setVersion(client, client.version + 1)
         client.sentAt = clock
-        writeVisible(client, snapshot: snapshot, full: full, stations: upsertStations, clusters: upsertClusters, removed: removed, into: &out)
+        writeVisible(client, snapshot: snapshot, full: full, stations: upsertStations, clusters: upsertClusters, removed: removed,
+                     staleThreshold: threshold, into: &out)
     }
 
     private func writeVisible(_ client: ClientState, snapshot: StationSnapshot?, full: Bool, stations: [Int32],
-                              clusters: [Cluster], removed: [UInt64], into out: inout JSONWriter) {
+                              clusters: [Cluster], removed: [UInt64], staleThreshold threshold: Double?, into out: inout JSONWriter) {
         let viewport = client.viewport
         out.objectStart()
         out.key("type"); out.string("visible")
@@ -335,12 +350,16 @@ public final class FilterEngine {
         out.key("upsert")
         out.arrayStart()
         if let snapshot {
+            let uniform = uniformStaleness(snapshot, threshold: threshold)
+            let fetchedAt = snapshot.fetchedAt
             // Through a buffer pointer: each station is written in place, not copied out of the
             // array first (a copy retains and releases its two strings).
             snapshot.stations.withUnsafeBufferPointer { all in
                 for position in stations {
                     out.objectStart()
                     all[Int(position)].writeMembers(to: &out)
+                    let stale = uniform ?? threshold.map { StaleClock.isStale(all[Int(position)], threshold: $0, fetchedAt: fetchedAt) } ?? false
+                    if stale { out.key("stale"); out.bool(true) }
                     out.objectEnd()
                 }
             }
@@ -370,7 +389,7 @@ public final class FilterEngine {
 
     /// Sends the selected station's current data, or a clear when it is no longer visible as a
     /// single station. With `onlyIfChanged`, stays silent while the station is visible and unchanged.
-    private func refreshSelection(_ client: ClientState, onlyIfChanged: Bool, into out: inout JSONWriter) {
+    func refreshSelection(_ client: ClientState, onlyIfChanged: Bool, into out: inout JSONWriter) {
         guard case .selected(let id, let lastFingerprint) = client.selection else { return }
         guard let snapshot = snapshots[client.viewport.day], let position = snapshot.position(of: id),
               client.shown.contains(snapshot.keys[position]) else {
@@ -378,13 +397,16 @@ public final class FilterEngine {
             writeSelection(client, id: id, station: nil, reason: "not-visible", into: &out)
             return
         }
-        let fingerprint = snapshot.fingerprints[position]
+        let stale = isStale(snapshot, position: position, threshold: staleThreshold())
+        let fingerprint = snapshot.fingerprints[position] ^ (stale ? Self.staleSalt : 0)
         if onlyIfChanged && fingerprint == lastFingerprint { return }
         client.selection = .selected(id: id, fingerprint: fingerprint)
-        writeSelection(client, id: id, station: snapshot.stations[position], reason: lastFingerprint == nil ? "selected" : "updated", into: &out)
+        writeSelection(client, id: id, station: snapshot.stations[position], reason: lastFingerprint == nil ? "selected" : "updated",
+                       stale: stale, into: &out)
     }
 
-    private func writeSelection(_ client: ClientState, id: String, station: Station?, reason: String, into out: inout JSONWriter) {
+    private func writeSelection(_ client: ClientState, id: String, station: Station?, reason: String, stale: Bool = false,
+                                into out: inout JSONWriter) {
         let viewport = client.viewport
         out.objectStart()
         out.key("type"); out.string("selection")
@@ -398,6 +420,8 @@ public final class FilterEngine {
         if let station {
             out.objectStart()
             station.writeMembers(to: &out)
+            station.writeDetails(to: &out)
+            if stale { out.key("stale"); out.bool(true) }
             out.objectEnd()
         } else {
             out.null()

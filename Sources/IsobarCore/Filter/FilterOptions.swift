@@ -19,6 +19,10 @@ public struct FilterOptions: Sendable {
     public var resendInterval: Double = 1
     /// Most favorites one client may keep (a bound on the memory and the answer's size).
     public var maxFavorites = 200
+    /// A station observed (or, without `observedAt`, fetched) longer ago than this many seconds is
+    /// marked `"stale":true`; nil never marks one. `isobar filter --stale-after` defaults to 60
+    /// minutes, as Weather Underground expires station readings.
+    public var staleAfter: Double?
 
     public init() {}
 }

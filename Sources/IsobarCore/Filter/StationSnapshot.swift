@@ -25,6 +25,8 @@ public final class StationSnapshot {
     public let nearest: NearestIndex
     /// Name and id search (the folded distinct names; see `NameIndex`).
     public let names: NameIndex
+    /// When its stations turn stale (empty for a feed without observation times).
+    public let staleClock: StaleClock
     /// Position of each interned key in `stations` (-1: not in this snapshot). An array indexed by
     /// key instead of a second dictionary of strings: 4 bytes a station instead of ~50.
     private let positionByKey: [Int32]
@@ -68,6 +70,7 @@ public final class StationSnapshot {
         cells = CellSummaries(grid: grid, stations: stations)
         nearest = NearestIndex(grid: grid)
         names = NameIndex(stations: stations, idsFoundElsewhere: true)
+        staleClock = StaleClock(stations: stations)
         positionByKey = positions
         self.interner = interner
     }

@@ -79,14 +79,6 @@ extension FormatEngine {
         out.key("title"); out.string(station.name.isEmpty ? station.id : station.name)
         out.key("subtitle"); out.string(station.id + " · " + titles.dayLabel(day))
         out.key("coordinate"); station.coordinate.write(to: &out)
-        out.key("details")
-        out.arrayStart()
-        for line in titles.details(station, day: day) {
-            out.objectStart()
-            out.key("label"); out.string(line.label)
-            out.key("value"); out.string(line.value)
-            out.objectEnd()
-        }
-        out.arrayEnd()
+        Self.writeLines(titles.details(station, day: day), into: &out)
     }
 }

@@ -5,7 +5,7 @@
 public struct FormatEngine: Sendable {
     public static let stage = "format"
     /// The topic prefixes the formatter subscribes to on the bus: the filter's per-client outputs.
-    public static let subscriptions = ["visible", "selection", "closest", "matches", "pinned"]
+    public static let subscriptions = ["visible", "selection", "closest", "matches", "pinned", "particulars"]
     /// Used for whatever a client's viewport did not specify.
     public var defaults: ResolvedPresentation
 
@@ -29,6 +29,7 @@ public struct FormatEngine: Sendable {
             case "closest": try place(object, into: &out)
             case "matches": try results(object, into: &out)
             case "pinned": try starred(object, into: &out)
+            case "particulars": try report(object, into: &out)
             default:
                 out.raw(object.rawBytes)
                 out.newline()
@@ -120,6 +121,7 @@ public struct FormatEngine: Sendable {
         case .wind:
             titles.writeWind(speed: windSpeed, direction: windDirection, into: &out)
         }
+        if try item.optionalBool("stale") == true { out.key("stale"); out.bool(true) }
         out.objectEnd()
     }
 
@@ -174,6 +176,7 @@ public struct FormatEngine: Sendable {
         let station = try Station(from: stationObject)
         out.key("clear"); out.bool(false)
         writeCalloutContent(station, titles: titles, day: day, into: &out)
+        if try stationObject.optionalBool("stale") == true { out.key("stale"); out.bool(true) }
         try copySnapshotInfo(object, into: &out)
         out.objectEnd()
         out.newline()

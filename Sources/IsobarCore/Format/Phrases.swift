@@ -12,6 +12,8 @@ struct Phrases: Sendable {
     let tomorrow: String
     let decimalSeparator: Character
     let north: String, south: String, east: String, west: String
+    /// Labels of the optional fields (callout, detail report), in `StationDetails` order.
+    let more: MoreLabels
 
     static func of(_ locale: Locale) -> Phrases {
         switch locale {
@@ -19,13 +21,13 @@ struct Phrases: Sendable {
             return Phrases(calm: "calm", temperature: "Temperature", wind: "Wind", precipitation: "Chance of precipitation",
                            coordinates: "Coordinates", station: "Station", stations: { $0 == 1 ? "1 station" : "\($0) stations" },
                            from: "from", today: "Today", tomorrow: "Tomorrow", decimalSeparator: ".",
-                           north: "N", south: "S", east: "E", west: "W")
+                           north: "N", south: "S", east: "E", west: "W", more: .en)
         case .sk:
             return Phrases(calm: "bezvetrie", temperature: "Teplota", wind: "Vietor", precipitation: "Pravdepodobnosť zrážok",
                            coordinates: "Súradnice", station: "Stanica",
                            stations: { n in n == 1 ? "1 stanica" : (2...4).contains(n) ? "\(n) stanice" : "\(n) staníc" },
                            from: "od", today: "Dnes", tomorrow: "Zajtra", decimalSeparator: ",",
-                           north: "s. š.", south: "j. š.", east: "v. d.", west: "z. d.")
+                           north: "s. š.", south: "j. š.", east: "v. d.", west: "z. d.", more: .sk)
         }
     }
 

@@ -64,6 +64,18 @@ public struct TitleFormatter: Sendable {
         out.objectEnd()
     }
 
+    /// The wind text of a callout line: calm, or speed with its unit and where it blows from.
+    func windText(mph: Double, direction: Double?) -> String {
+        let speed = UnitConversion.speed(mph: mph, to: presentation.windUnit)
+        if phrases.number(speed, digits: 0) == "0" { return phrases.calm }
+        var text = phrases.number(speed, digits: 1) + " " + UnitConversion.label(presentation.windUnit)
+        if let direction {
+            text += " " + phrases.from + " " + Compass.point(from: direction, locale: presentation.locale)
+                + " (" + phrases.number(Compass.normalized(direction), digits: 0) + "°) " + Compass.arrow(from: direction)
+        }
+        return text
+    }
+
     /// Callout detail lines for every known value, with units.
     public func details(_ station: Station, day: Day) -> [(label: String, value: String)] {
         var lines: [(label: String, value: String)] = []
@@ -71,22 +83,12 @@ public struct TitleFormatter: Sendable {
             lines.append((phrases.temperature, phrases.number(value, digits: 1) + " " + temperatureUnit))
         }
         if let mph = station.windSpeed {
-            let speed = UnitConversion.speed(mph: mph, to: presentation.windUnit)
-            var text: String
-            if phrases.number(speed, digits: 0) == "0" {
-                text = phrases.calm
-            } else {
-                text = phrases.number(speed, digits: 1) + " " + UnitConversion.label(presentation.windUnit)
-                if let direction = station.windDirection {
-                    text += " " + phrases.from + " " + Compass.point(from: direction, locale: presentation.locale)
-                        + " (" + phrases.number(Compass.normalized(direction), digits: 0) + "°) " + Compass.arrow(from: direction)
-                }
-            }
-            lines.append((phrases.wind, text))
+            lines.append((phrases.wind, windText(mph: mph, direction: station.windDirection)))
         }
         if let precipitation = station.precipitation {
             lines.append((phrases.precipitation, phrases.number(precipitation, digits: 0) + " %"))
         }
+        if let details = station.details { lines += detailLines(details) }
         lines.append((phrases.coordinates, coordinateText(station.coordinate)))
         return lines
     }

@@ -1,0 +1,30 @@
+/// `detail`: everything known about one station of the client's day, answered as `particulars`
+/// for the formatter (which turns it into `report`): the station with its optional fields and
+/// forecast, and its stale mark. Like `nearest`, it needs no viewport and changes no state.
+extension FilterEngine {
+    func detail(_ request: DetailRequest, now: Double, into out: inout JSONWriter) throws(MessageError) {
+        let (day, presentation) = context(client: request.client, day: request.day, presentation: request.presentation, now: now)
+        guard let snapshot = snapshot(for: day) else {
+            throw MessageError("no \(day.rawValue) snapshot yet; ask for the detail of \"\(request.id)\" again once data arrived")
+        }
+        guard let position = snapshot.position(of: request.id) else {
+            throw MessageError("unknown station \"\(request.id)\" in the \(day.rawValue) snapshot")
+        }
+        let station = snapshot.stations[position]
+        out.objectStart()
+        out.key("type"); out.string("particulars")
+        out.key("client"); out.string(request.client)
+        out.key("id"); out.string(station.id)
+        out.key("day"); out.string(day.rawValue)
+        writeFindSnapshotInfo(snapshot, into: &out)
+        presentation.write(to: &out)
+        out.key("station")
+        out.objectStart()
+        station.writeMembers(to: &out)
+        station.writeDetails(to: &out)
+        if isStale(snapshot, position: position, threshold: staleThreshold()) { out.key("stale"); out.bool(true) }
+        out.objectEnd()
+        out.objectEnd()
+        out.newline()
+    }
+}

@@ -1,0 +1,53 @@
+/// The formatter's side of `detail`: `particulars` becomes `report`, the station's detail screen
+/// in the client's units and locale: the callout's title, subtitle and lines (every known value),
+/// then the hourly and daily forecast, each point with its time, summary, icon and lines.
+extension FormatEngine {
+    func report(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
+        let client = try object.requireName("client")
+        let day = try object.optionalEnum("day", Day.self) ?? .today
+        let titles = TitleFormatter(try Presentation(from: object).resolved(defaults))
+        let stationObject = try object.requireObject("station")
+        let station = try Station(from: stationObject)
+        out.objectStart()
+        out.key("type"); out.string("report")
+        out.key("client"); out.string(client)
+        out.key("id"); out.string(station.id)
+        out.key("day"); out.string(day.rawValue)
+        out.key("units"); out.string(titles.presentation.units.rawValue)
+        out.key("windUnit"); out.string(titles.presentation.windUnit.rawValue)
+        out.key("locale"); out.string(titles.presentation.locale.rawValue)
+        writeCalloutContent(station, titles: titles, day: day, into: &out)
+        if let icon = station.details?.icon { out.key("icon"); out.string(icon.rawValue) }
+        if try stationObject.optionalBool("stale") == true { out.key("stale"); out.bool(true) }
+        for (key, points) in [("hourly" as StaticString, station.details?.hourly ?? []), ("daily", station.details?.daily ?? [])] {
+            out.key(key)
+            out.arrayStart()
+            for point in points {
+                out.objectStart()
+                out.key("time"); out.number(point.time)
+                out.key("label"); out.string(UTCTime.text(point.time, withDate: true))
+                if let summary = point.summary { out.key("summary"); out.string(summary) }
+                if let icon = point.icon { out.key("icon"); out.string(icon.rawValue) }
+                Self.writeLines(titles.forecastLines(point), into: &out)
+                out.objectEnd()
+            }
+            out.arrayEnd()
+        }
+        try copySnapshotInfo(object, into: &out)
+        out.objectEnd()
+        out.newline()
+    }
+
+    /// `"details":[{"label":…,"value":…},…]`, as callouts write them.
+    static func writeLines(_ lines: [(label: String, value: String)], into out: inout JSONWriter) {
+        out.key("details")
+        out.arrayStart()
+        for line in lines {
+            out.objectStart()
+            out.key("label"); out.string(line.label)
+            out.key("value"); out.string(line.value)
+            out.objectEnd()
+        }
+        out.arrayEnd()
+    }
+}
