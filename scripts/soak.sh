@@ -11,6 +11,8 @@
 # every process is sampled. Then nobody pans or kills, and the check passes when every client's
 # set equals brute force within 90 s and the SQLite store passes `PRAGMA integrity_check`.
 # Writes .build/soak/RUN/ (up.log, kills.log, rss.csv, clients.json, summary.txt).
+# ISOBAR_SOAK_FAULTS=0 keeps the load and leaves out the kills and feed faults (to tell a capacity
+# problem from a recovery problem); ISOBAR_SOAK_SKIP_BUILD=1 uses the built .build/debug/isobar.
 #
 # STATIONS: `fetch` refuses a feed body over 8 MiB (Limits.feedBodyBytes, `fetch
 # --max-body-bytes`), and `isobar up` has no option to raise it; 40,000 onX records are ~5.6 MB.
@@ -107,6 +109,7 @@ while [ $SECONDS -lt $end ]; do
     rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
     [ -n "$rss" ] && echo "$SECONDS,$pid,$(role "$pid"),$rss" >>"$run/rss.csv"
   done
+  [ "${ISOBAR_SOAK_FAULTS:-1}" = 1 ] || continue  # ISOBAR_SOAK_FAULTS=0: the same load, no kills or feed faults
   victims=($(descendants "$up_pid"))
   if [ ${#victims[@]} -gt 0 ]; then
     victim=${victims[$((RANDOM % ${#victims[@]}))]}
