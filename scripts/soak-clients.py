@@ -269,6 +269,9 @@ class Soak:
         converged, wrong = await self.check()
         report = {"clients": len(self.clients), "bus": self.args.bus, "websocket": self.args.websocket,
                   "converged_seconds": converged, "wrong": len(wrong),
+                  "wrong_bus": sum(1 for name in wrong if name.startswith("soak-b")),
+                  "wrong_websocket": sum(1 for name in wrong if name.startswith("soak-w")),
+                  "wrong_without_a_set": sum(1 for problem in wrong.values() if problem == "no complete set"),
                   "wrong_examples": dict(list(sorted(wrong.items()))[:20]),
                   "gaps": sum(h.gaps for h in self.clients.values()),
                   "frames": sum(h.frames for h in self.clients.values()), **self.counters}
