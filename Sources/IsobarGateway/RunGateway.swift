@@ -1,17 +1,20 @@
 import Foundation
 import Hummingbird
+import IsobarHost
 import Logging
 import ServiceLifecycle
 
 /// `isobar gateway`: the HTTP server and the bus service in one `ServiceGroup` that stops on
 /// SIGTERM or SIGINT (WebSockets closed with 1001, exit 0).
 public enum RunGateway {
-    /// Runs until a shutdown signal. Prints `gateway: listening on URL` on stderr once listening.
+    /// Runs until a shutdown signal. Prints `gateway: listening on URL` on stderr once listening,
+    /// and the readiness line (`Readiness`).
     public static func run(options: GatewayOptions, logger: Logger) async throws {
         let metrics = GatewayMetrics()
         let hub = GatewayHub(options: options, metrics: metrics, logger: logger)
         let app = try GatewayServer.makeApplication(hub: hub, logger: logger) { url in
             FileHandle.standardError.write(Data("gateway: listening on \(url)\n".utf8))
+            Readiness.announce(logger, "listening on \(url)")
         }
         // Shut down in reverse order: the bus service first (closing WebSockets with 1001 while
         // the server still runs), then the HTTP server.

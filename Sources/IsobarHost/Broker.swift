@@ -33,7 +33,7 @@ public func runBroker(_ options: BrokerOptions, logger: Logger) async throws(Bro
 
     let sockets = try BrokerSockets.open(options, logger: logger)
 
-    logger.info("publishers connect to \(sockets.boundFrontend), subscribers to \(sockets.boundBackend)")
+    Readiness.announce(logger, "publishers connect to \(sockets.boundFrontend), subscribers to \(sockets.boundBackend)")
     if let curve = options.curve {
         logger.info("CURVE on: clients set ISOBAR_CURVE_SERVERKEY=\(curve.keyPair.publicKey); \(curve.allowlist.keys.count) client key(s) allowed from \(curve.allowlist.source)")
     } else if options.allowRemote {

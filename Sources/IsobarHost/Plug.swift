@@ -105,7 +105,9 @@ final class Plug: @unchecked Sendable {
 
             let child: ChildProcess
             do {
-                child = try ChildProcess.spawn(command: options.command, arguments: options.arguments) { [weak self] _ in
+                // The readiness file is plug's own: its command must not write it.
+                child = try ChildProcess.spawn(command: options.command, arguments: options.arguments,
+                                               environment: [Readiness.fileVariable: ""]) { [weak self] _ in
                     self?.childExited()
                 }
             } catch {
@@ -122,7 +124,7 @@ final class Plug: @unchecked Sendable {
                 stop(child)
                 break
             }
-            logger.info("started \(options.command) (pid \(child.pid))")
+            Readiness.announce(logger, "started \(options.command) (pid \(child.pid))")
             PlugOutput.startStdoutReader(
                 child: child, publisher: publisher, stage: stage, maxLineLength: options.maxLineLength,
                 group: readers, logger: logger)
@@ -139,6 +141,7 @@ final class Plug: @unchecked Sendable {
                 break
             }
             guard let exit = child.exit else { continue }
+            Readiness.withdraw()
             let ranFor = ContinuousClock.now - started
             if !options.restart {
                 logger.info("\(options.command) (pid \(child.pid)) \(exit) after \(Self.format(ranFor)); not restarting (--no-restart)")

@@ -64,6 +64,9 @@ public final class Supervisor: @unchecked Sendable {
                 if lock.withLock({ state == .stopping }) { break }
                 start(service)
             }
+            if lock.withLock({ state == .running }) {
+                Readiness.announce(logger, "started \(services.map(\.name).joined(separator: ", "))")
+            }
             stopped.wait()
             return 0
         }, stop: { [self] in
@@ -79,7 +82,9 @@ public final class Supervisor: @unchecked Sendable {
     private func start(_ service: ServiceSpec) {
         let started = ContinuousClock.now
         do {
-            let child = try ChildProcess.spawn(command: service.command, arguments: service.arguments) { [weak self] exit in
+            // The readiness file is up's own: its children must not write it.
+            let child = try ChildProcess.spawn(command: service.command, arguments: service.arguments,
+                                               environment: [Readiness.fileVariable: ""]) { [weak self] exit in
                 self?.exited(service, exit: exit, ranFor: ContinuousClock.now - started)
             }
             child.stdin.close()

@@ -16,12 +16,12 @@ struct RunningBroker {
 
     var environment: [String: String] { ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend] }
 
-    /// Starts the broker and waits for its "listening" log line.
+    /// Starts the broker and waits for its readiness line.
     static func start() throws -> RunningBroker {
         let frontend = ProcessHarness.freeTCPEndpoint()
         let backend = ProcessHarness.freeTCPEndpoint()
         let process = try ProcessHarness.isobar(["broker"], environment: ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend])
-        let ready = process.waitForStderr(containing: "subscribers to", timeout: .seconds(10))
+        let ready = process.waitForReady(timeout: .seconds(10))
         try #require(ready != nil, "broker did not start:\n\(process.stderrText)")
         return RunningBroker(process: process, frontend: frontend, backend: backend)
     }
@@ -29,7 +29,7 @@ struct RunningBroker {
     /// Starts `isobar plug ARGUMENTS...` against this broker and waits until its command runs.
     func startPlug(_ arguments: [String]) throws -> ProcessHarness {
         let plug = try ProcessHarness.isobar(["plug"] + arguments, environment: environment)
-        let started = plug.waitForStderr(containing: "started", timeout: .seconds(10))
+        let started = plug.waitForReady(timeout: .seconds(10))
         try #require(started != nil, "plug did not start its command:\n\(plug.stderrText)")
         return plug
     }

@@ -231,9 +231,10 @@ struct ProcessFaultTests {
             }
             let label = target == .plugHost ? "plug host (\(service))" : target.description
             counts[label, default: 0] += 1
-            // The line a restarted process logs once it is up: the plug's "NAME: started COMMAND (pid N)"
-            // (for a stage and for a new plug alike), the broker's "subscribers to ENDPOINT".
-            let readyLine = target == .broker ? "broker: publishers connect to" : "\(service): started "
+            // The readiness line a restarted process logs once it is up (`Readiness`): the plug's
+            // "NAME: ready: started COMMAND (pid N)" (for a stage and for a new plug alike), the broker's
+            // "broker: ready: publishers connect to …".
+            let readyLine = target == .broker ? "broker: " + Readiness.prefix : "\(service): " + Readiness.prefix
             let readyBefore = pipeline.process.stderrCount(containing: readyLine)
 
             let killAt = ContinuousClock.now + .milliseconds(Int.random(in: 100...1000, using: &random))

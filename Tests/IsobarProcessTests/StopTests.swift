@@ -44,7 +44,7 @@ import Testing
     @Test func plugStopReachesTheStagesWholeProcessGroup() throws {
         let plug = try ProcessHarness.isobar(["plug", "--name", "stubborn", "--", "sh", "-c", #"trap "" TERM; sleep 1000 & while :; do sleep 0.2; done"#],
                                              environment: environment)
-        let started = plug.waitForStderr(containing: "stubborn: started sh (pid ", timeout: .seconds(20))
+        let started = plug.waitForReady(timeout: .seconds(20))
         let stage = try #require(started.flatMap { line in line.split(separator: "pid ").last.flatMap { pid_t($0.prefix { $0.isNumber }) } })
         #expect(Self.eventually(5) { Self.members(ofGroup: stage).count >= 2 }, "the stage's group: \(Self.members(ofGroup: stage))")
         let before = Date()
@@ -60,7 +60,7 @@ import Testing
     @Test func aSecondSignalKillsAtOnce() throws {
         let plug = try ProcessHarness.isobar(["plug", "--name", "stubborn", "--", "sh", "-c", #"trap "" TERM; while :; do sleep 0.2; done"#],
                                              environment: environment)
-        let started = plug.waitForStderr(containing: "stubborn: started sh (pid ", timeout: .seconds(20))
+        let started = plug.waitForReady(timeout: .seconds(20))
         let stage = try #require(started.flatMap { line in line.split(separator: "pid ").last.flatMap { pid_t($0.prefix { $0.isNumber }) } })
         plug.signal(SIGTERM)
         #expect(plug.waitForStderr(containing: "stop requested", timeout: .seconds(5)) != nil)

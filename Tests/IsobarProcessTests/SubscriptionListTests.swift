@@ -44,5 +44,9 @@ import Testing
             let filter = FilterEngine.subscriptions.map { "--sub \($0)" }.joined(separator: " ")
             #expect(text.contains(filter + " -- "), "\(path) does not subscribe the filter to \(FilterEngine.subscriptions)")
         }
+        // The multi-host check starts the formatter by hand too.
+        let netns = try String(contentsOf: ProcessHarness.packageRoot.appendingPathComponent("scripts/checks/netns.sh"), encoding: .utf8)
+        let format = FormatEngine.subscriptions.map { "--sub \($0)" }.joined(separator: " ")
+        #expect(netns.contains("--name format " + format + " -- "), "scripts/checks/netns.sh does not subscribe the formatter to \(FormatEngine.subscriptions)")
     }
 }

@@ -188,6 +188,12 @@ final class ProcessHarness: @unchecked Sendable {
         waitForStderr(timeout: timeout) { $0.contains(text) }
     }
 
+    /// Waits up to `timeout` for the process's readiness line (`Readiness`: a `notice` whose
+    /// message starts with `ready: `); returns it, or nil.
+    func waitForReady(timeout: Duration) -> String? {
+        waitForStderr(timeout: timeout) { $0.contains(" notice ") && $0.contains(": " + Readiness.prefix) }
+    }
+
     /// Waits up to `timeout` for a stderr line matching `predicate`; returns the first such line, or nil.
     func waitForStderr(timeout: Duration, where predicate: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(Self.seconds(timeout))

@@ -76,9 +76,9 @@ start_broker
 on feeds "$bin" sample-feed --port 18089 --fixtures Fixtures --period 3600 >"$work/sample.log" 2>&1 & pids+=($!)
 on feeds env "${bus[@]}" "$(as feeds)" "$bin" plug --name persist --sub station --sub snapshot --sub resync -- \
   "$bin" persist --data-dir "$work/data" >"$work/persist.log" 2>&1 & pids+=($!)
-on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name format --sub visible --sub selection --sub closest --sub matches --sub pinned -- \
+on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name format --sub visible --sub selection --sub closest --sub matches --sub pinned --sub particulars -- \
   "$bin" format >"$work/format.log" 2>&1 & pids+=($!)
-on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name filter --sub station --sub snapshot --sub viewport/ --sub select/ --sub resync --sub lease --sub leave/ --sub nearest/ --sub search/ --sub favorite/ -- "$bin" filter --request-resync >"$work/filter.log" 2>&1 & pids+=($!)
+on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name filter --sub station --sub snapshot --sub viewport/ --sub select/ --sub resync --sub lease --sub leave/ --sub nearest/ --sub search/ --sub favorite/ --sub detail/ -- "$bin" filter --request-resync >"$work/filter.log" 2>&1 & pids+=($!)
 sleep 0.5
 on feeds env "${bus[@]}" "$(as feeds)" "$bin" plug --name fetch --sub resync -- \
   "$bin" fetch --today http://127.0.0.1:18089/today.json --tomorrow http://127.0.0.1:18089/tomorrow.json --interval 5 \
@@ -92,7 +92,7 @@ log "hosts up: broker, feeds, stages, gateway, stranger ($(( $(date +%s) - start
 
 # Three map clients on the gateway host, driven through a coprocess.
 coproc CLIENTS { on gateway /usr/bin/python3 scripts/netns-client.py ws://127.0.0.1:18080/ws Fixtures/today.json alice bob carol 2>"$work/clients.log"; }
-pids+=("$CLIENTS_PID")
+pids+=("$CLIENTS_PID"); disown "$CLIENTS_PID" 2>/dev/null || true
 failures=0
 # ask CLIENT KIND REGION WITHIN LABEL: KIND is viewport (send and wait) or expect (wait only).
 ask() {
