@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""Turns deploy/k8s's manifests into what `podman kube play` (podman 4.3) can run; used by scripts/kube-test.sh.
+
+    /usr/bin/python3 deploy/k8s/podman-play.py PREFIX IMAGE OUTDIR MANIFEST.yaml...
+
+PREFIX- goes before every name podman keeps machine-wide (workloads and so pods, Secrets, ConfigMaps,
+claims), so two test runs on one machine do not collide; Service names (the DNS aliases) stay as they are,
+each run has its own network. Writes into OUTDIR:
+  claims.yaml         a PersistentVolumeClaim for each StatefulSet volumeClaimTemplate (named
+                      PREFIX-TEMPLATE-STATEFULSET-0, as a cluster names the claim of pod 0)
+  configmaps.yaml     the ConfigMaps, for `kube play --configmap` (kube play 4.3 looks a ConfigMap up only
+                      in the played file or there)
+  secret-NAME.yaml    each Secret with its `data` values decoded, for `podman secret create NAME FILE`
+  NN-NAME.yaml        one workload per file, its image replaced by IMAGE; a StatefulSet of one becomes a
+                      Deployment of one whose volume is that claim
+  plan.json           per workload: the file, the pod and container names kube play gives it, the
+                      Service names that select it (for network aliases) and its probes
+Everything kube play 4.3 does not implement is changed here, and only that (docs/k8s.md lists why):
+  - StatefulSet: ignored by kube play (no pod, no error)
+  - Secret volumes: kube play writes the values still base64-encoded, so the test stores the Secrets itself
+  - Service: ignored; the test gives each selected pod the Service's name as a DNS alias on its network
+  - NetworkPolicy: ignored; reported, not enforced
+"""
+import base64
+import copy
+import json
+import os
+import sys
+
+import yaml
+
+ORDER = ["broker", "sample-feed", "persist", "filter", "format", "fetch", "gateway"]
+
+
+def selects(selector, labels):
+    return bool(selector) and all(labels.get(k) == v for k, v in selector.items())
+
+
+def main():
+    prefix, image, out = sys.argv[1] + "-", sys.argv[2], sys.argv[3]
+    docs = []
+    for path in sys.argv[4:]:
+        with open(path) as f:
+            docs += [d for d in yaml.safe_load_all(f) if d]
+    os.makedirs(out, exist_ok=True)
+    claims, configmaps, workloads, services, ignored, secrets = [], [], [], [], [], []
+    for d in docs:
+        kind, name = d["kind"], d["metadata"]["name"]
+        if kind in ("ConfigMap", "Secret", "Deployment", "StatefulSet"):
+            name = d["metadata"]["name"] = prefix + name
+        if kind == "ConfigMap":
+            configmaps.append(d)
+        elif kind == "Secret":
+            decoded = {k: base64.b64decode(v).decode() for k, v in (d.get("data") or {}).items()}
+            decoded.update(d.get("stringData") or {})
+            plain = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": name},
+                     "type": d.get("type", "Opaque"), "data": decoded}
+            with open(os.path.join(out, f"secret-{name}.yaml"), "w") as f:
+                yaml.safe_dump(plain, f)
+            secrets.append(name)
+        elif kind == "Service":
+            services.append(d)
+        elif kind == "Deployment":
+            workloads.append(copy.deepcopy(d))
+        elif kind == "StatefulSet":
+            if d["spec"].get("replicas", 1) != 1:
+                sys.exit(f"podman-play: StatefulSet {name}: only replicas: 1 is converted")
+            spec = d["spec"]
+            template = copy.deepcopy(spec["template"])
+            for claim in spec.get("volumeClaimTemplates", []):
+                claim_name = f"{prefix}{claim['metadata']['name']}-{name[len(prefix):]}-0"
+                claims.append({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                               "metadata": {"name": claim_name, "labels": claim["metadata"].get("labels", {})},
+                               "spec": claim["spec"]})
+                template["spec"].setdefault("volumes", []).append(
+                    {"name": claim["metadata"]["name"], "persistentVolumeClaim": {"claimName": claim_name}})
+            workloads.append({"apiVersion": "apps/v1", "kind": "Deployment",
+                              "metadata": copy.deepcopy(d["metadata"]),
+                              "spec": {"replicas": 1, "selector": spec["selector"], "template": template},
+                              "converted_from": "StatefulSet"})
+        else:
+            ignored.append(f"{kind}/{name}")
+
+    with open(os.path.join(out, "claims.yaml"), "w") as f:
+        yaml.safe_dump_all(claims, f)
+    with open(os.path.join(out, "configmaps.yaml"), "w") as f:
+        yaml.safe_dump_all(configmaps, f)
+    rank = {prefix + n: i for i, n in enumerate(ORDER)}
+    workloads.sort(key=lambda w: rank.get(w["metadata"]["name"], len(ORDER)))
+    plan = {"secrets": secrets, "ignored": ignored, "workloads": []}
+    for i, w in enumerate(workloads):
+        name = w["metadata"]["name"]
+        converted = w.pop("converted_from", None)
+        replicas = w["spec"].get("replicas", 1)
+        if replicas != 1:
+            sys.exit(f"podman-play: Deployment {name} has replicas: {replicas}; the test probes and uses one pod per workload")
+        for v in w["spec"]["template"]["spec"].get("volumes", []):
+            if "secret" in v:
+                v["secret"]["secretName"] = prefix + v["secret"]["secretName"]
+            if "configMap" in v:
+                v["configMap"]["name"] = prefix + v["configMap"]["name"]
+        pod_labels = w["spec"]["template"]["metadata"].get("labels", {})
+        aliases = [s["metadata"]["name"] for s in services if selects(s["spec"].get("selector"), pod_labels)]
+        pod = f"{name}-pod-0"  # kube play 4.3 names a Deployment's pod NAME-pod-0
+        containers = []
+        for c in w["spec"]["template"]["spec"]["containers"]:
+            c["image"] = image
+            containers.append({"name": c["name"], "container": f"{pod}-{c['name']}",
+                               "readiness": c.get("readinessProbe"), "liveness": c.get("livenessProbe")})
+        path = os.path.join(out, f"{i + 1:02d}-{name}.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(w, f)
+        plan["workloads"].append({"name": name[len(prefix):], "file": path, "pod": pod, "aliases": aliases,
+                                  "converted_from": converted, "containers": containers})
+    with open(os.path.join(out, "plan.json"), "w") as f:
+        json.dump(plan, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
