@@ -20,6 +20,9 @@ Everything kube play 4.3 does not implement is changed here, and only that (docs
   - Secret volumes: kube play writes the values still base64-encoded, so the test stores the Secrets itself
   - Service: ignored; the test gives each selected pod the Service's name as a DNS alias on its network
   - NetworkPolicy: ignored; reported, not enforced
+  - containerPort: published on the host by kube play 4.3; removed
+Before writing anything it checks what kube play cannot show: every Service and NetworkPolicy selects pods
+of these manifests and opens only ports they declare (exit 1 with the reason otherwise).
 """
 import base64
 import copy
@@ -36,6 +39,37 @@ def selects(selector, labels):
     return bool(selector) and all(labels.get(k) == v for k, v in selector.items())
 
 
+def check_selectors(workloads, services, policies):
+    """What kube play cannot show, checked statically: every Service and NetworkPolicy selects pods of
+    these manifests, and opens only ports those pods declare."""
+    pods = [(w["metadata"]["name"], w["spec"]["template"]["metadata"].get("labels", {}),
+             {p["containerPort"] for c in w["spec"]["template"]["spec"]["containers"] for p in c.get("ports", [])})
+            for w in workloads]
+
+    def matching(selector, what):
+        found = [(n, ports) for n, labels, ports in pods if selects(selector, labels)]
+        if not found:
+            sys.exit(f"podman-play: {what} selects no pod of these manifests ({selector})")
+        return found
+
+    for s in services:
+        for name, ports in matching(s["spec"].get("selector"), f"Service {s['metadata']['name']}"):
+            for p in s["spec"].get("ports", []):
+                if p.get("targetPort", p["port"]) not in ports:
+                    sys.exit(f"podman-play: Service {s['metadata']['name']} targets port {p.get('targetPort', p['port'])}, "
+                             f"which {name} does not declare")
+    for np in policies:
+        what = f"NetworkPolicy {np['metadata']['name']}"
+        targets = matching(np["spec"]["podSelector"].get("matchLabels"), what)
+        for rule in np["spec"].get("ingress", []):
+            for peer in rule.get("from", []):
+                matching(peer["podSelector"].get("matchLabels"), f"{what} (from)")
+            for p in rule.get("ports", []):
+                for name, ports in targets:
+                    if p["port"] not in ports:
+                        sys.exit(f"podman-play: {what} opens port {p['port']}, which {name} does not declare")
+
+
 def main():
     prefix, image, out = sys.argv[1] + "-", sys.argv[2], sys.argv[3]
     docs = []
@@ -43,7 +77,7 @@ def main():
         with open(path) as f:
             docs += [d for d in yaml.safe_load_all(f) if d]
     os.makedirs(out, exist_ok=True)
-    claims, configmaps, workloads, services, ignored, secrets = [], [], [], [], [], []
+    claims, configmaps, workloads, services, policies, ignored, secrets = [], [], [], [], [], [], []
     for d in docs:
         kind, name = d["kind"], d["metadata"]["name"]
         if kind in ("ConfigMap", "Secret", "Deployment", "StatefulSet"):
@@ -60,6 +94,9 @@ def main():
             secrets.append(name)
         elif kind == "Service":
             services.append(d)
+        elif kind == "NetworkPolicy":
+            policies.append(d)
+            ignored.append(f"{kind}/{name}")
         elif kind == "Deployment":
             workloads.append(copy.deepcopy(d))
         elif kind == "StatefulSet":
@@ -81,6 +118,7 @@ def main():
         else:
             ignored.append(f"{kind}/{name}")
 
+    check_selectors(workloads, services, policies)
     with open(os.path.join(out, "claims.yaml"), "w") as f:
         yaml.safe_dump_all(claims, f)
     with open(os.path.join(out, "configmaps.yaml"), "w") as f:
@@ -105,6 +143,10 @@ def main():
         containers = []
         for c in w["spec"]["template"]["spec"]["containers"]:
             c["image"] = image
+            # kube play 4.3 publishes every containerPort on the host (0.0.0.0, same number) when hostPort
+            # is unset: the broker would be open to the network and two runs (or `isobar up`) would
+            # collide. Pods reach each other's addresses without it.
+            c.pop("ports", None)
             containers.append({"name": c["name"], "container": f"{pod}-{c['name']}",
                                "readiness": c.get("readinessProbe"), "liveness": c.get("livenessProbe")})
         path = os.path.join(out, f"{i + 1:02d}-{name}.yaml")
