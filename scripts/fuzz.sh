@@ -27,7 +27,7 @@ out=.build/fuzz
 # gold warns once per AddressSanitizer symbol it cannot export; nothing to act on.
 quiet_linker() { grep -v "Cannot export local symbol '__asan" >&2 || true; }
 mkdir -p "$out/core" "$out/bin" "$out/artifacts/$target"
-flags=(-parse-as-library -sanitize=fuzzer,address -O -g -warnings-as-errors)
+flags=(-parse-as-library -swift-version 6 -sanitize=fuzzer,address -O -g -warnings-as-errors)
 
 # IsobarCore as a static library, rebuilt only when a source (or the flags) changed. A lock
 # keeps two runs of this script (the test check, a long run) from building it at once.
