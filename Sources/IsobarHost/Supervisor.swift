@@ -59,14 +59,7 @@ public final class Supervisor: @unchecked Sendable {
     /// Starts everything and returns when a signal has stopped it all.
     public func run() async -> Int32 {
         let service = BlockingService(name: "up", body: { [self] in
-            for service in services {
-                if service.startDelay > .zero { Thread.sleep(forTimeInterval: service.startDelay.timeInterval) }
-                if lock.withLock({ state == .stopping }) { break }
-                start(service)
-            }
-            if lock.withLock({ state == .running }) {
-                Readiness.announce(logger, "started \(services.map(\.name).joined(separator: ", "))")
-            }
+            startAll()
             stopped.wait()
             return 0
         }, stop: { [self] in
@@ -77,6 +70,24 @@ public final class Supervisor: @unchecked Sendable {
             killAll()
         })
         return await service.runUntilSignalled(logger: logger)
+    }
+
+    /// Starts every service in order (each after its `startDelay`) and announces readiness; returns
+    /// at once if a stop began meanwhile. `run` calls it; tests call it with `stop`.
+    func startAll() {
+        for service in services {
+            if service.startDelay > .zero { Thread.sleep(forTimeInterval: service.startDelay.timeInterval) }
+            if lock.withLock({ state == .stopping }) { break }
+            start(service)
+        }
+        if lock.withLock({ state == .running }) {
+            Readiness.announce(logger, "started \(services.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    /// The pid of a service's current process, or nil while it is not running.
+    func pid(of name: String) -> pid_t? {
+        lock.withLock { children[name]?.pid }
     }
 
     private func start(_ service: ServiceSpec) {

@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+import Testing
+@testable import IsobarHost
+
+/// `Supervisor` (what `isobar up` runs) in process, with real short-lived children: restarts with
+/// backoff, the stop order, a service that ignores SIGTERM killed with its descendants after its
+/// own stop timeout, and no restart once stopping. (`isobar up` as a whole is tested as a process
+/// in IsobarProcessTests.)
+@Suite(.serialized) struct SupervisorTests {
+    /// Keeps every log message, in order.
+    final class Messages: @unchecked Sendable {
+        // @unchecked: `all` only under `lock`.
+        private let lock = NSLock()
+        private var all: [String] = []
+        func append(_ message: String) { lock.withLock { all.append(message) } }
+        var list: [String] { lock.withLock { all } }
+    }
+
+    struct Capture: LogHandler {
+        let messages: Messages
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) { messages.append("\(event.message)") }
+    }
+
+    static func logger(_ messages: Messages) -> Logger {
+        Logger(label: "up") { _ in Capture(messages: messages) }
+    }
+
+    static func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition()
+    }
+
+    static func alive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
+
+    /// A service that exits at once is restarted after 100 ms, then 200, then 400: the delays
+    /// double (`Backoff`); after `stop` nothing is restarted any more.
+    @Test func aCrashingServiceIsRestartedWithDoublingDelaysUntilTheStop() {
+        let messages = Messages()
+        let supervisor = Supervisor(services: [ServiceSpec(name: "crasher", command: "sh", arguments: ["-c", "exit 3"])],
+                                    logger: Self.logger(messages))
+        supervisor.startAll()
+        #expect(Self.eventually(5) { messages.list.filter { $0.contains("restarting in") }.count >= 3 }, "\(messages.list)")
+        supervisor.stop()
+        let restarts = messages.list.filter { $0.hasPrefix("crasher exited with status 3; restarting in ") }
+        #expect(Array(restarts.prefix(3)) == [
+            "crasher exited with status 3; restarting in 0.1 seconds",
+            "crasher exited with status 3; restarting in 0.2 seconds",
+            "crasher exited with status 3; restarting in 0.4 seconds",
+        ])
+        let after = messages.list.count
+        Thread.sleep(forTimeInterval: 1)
+        #expect(messages.list.count == after, "something happened after the stop: \(messages.list.suffix(messages.list.count - after))")
+        #expect(supervisor.pid(of: "crasher") == nil)
+    }
+
+    /// `stop` goes last started first; one that ignores SIGTERM is killed with its descendants
+    /// after its own `stopTimeout`, and the one before it is stopped after that.
+    @Test func stopGoesInReverseOrderAndKillsAStubbornServiceWithItsDescendants() {
+        let messages = Messages()
+        let supervisor = Supervisor(services: [
+            ServiceSpec(name: "first", command: "sleep", arguments: ["100"]),
+            ServiceSpec(name: "stubborn", command: "sh", arguments: ["-c", #"trap "" TERM; sleep 100 & while :; do wait; done"#],
+                        stopTimeout: .milliseconds(500)),
+        ], logger: Self.logger(messages))
+        supervisor.startAll()
+        #expect(messages.list.last == "ready: started first, stubborn", "\(messages.list)")
+        let first = supervisor.pid(of: "first"), stubborn = supervisor.pid(of: "stubborn")
+        #expect(first != nil && stubborn != nil)
+        var grandchild: pid_t?
+        #expect(Self.eventually(5) {
+            grandchild = stubborn.flatMap { ChildProcess.descendants(of: $0).first }
+            return grandchild != nil
+        })
+        // Reverse order: while the stubborn one (started last) has its 0.5 s, `first` still runs.
+        let began = Date()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { supervisor.stop(); done.signal() }
+        Thread.sleep(forTimeInterval: 0.25)
+        #expect(first.map(Self.alive) == true, "first was stopped before the service started after it")
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        let took = Date().timeIntervalSince(began)
+        #expect(took >= 0.5 && took < 3, "stop took \(took) s")
+        #expect(messages.list.contains("stubborn did not stop in 0.5 seconds; killing it and its descendants"), "\(messages.list)")
+        for pid in [first, stubborn, grandchild].compactMap({ $0 }) {
+            #expect(Self.eventually(3) { !Self.alive(pid) }, "pid \(pid) still alive")
+        }
+        #expect(Self.eventually(3) { supervisor.pid(of: "first") == nil && supervisor.pid(of: "stubborn") == nil })
+    }
+}
