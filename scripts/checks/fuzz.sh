@@ -2,8 +2,9 @@
 # Runs every fuzz target (Fuzz/README.md) for a few seconds from its committed seeds, so the
 # targets build and their invariants hold as the code changes. Fails on any finding (crash,
 # broken invariant, input slower than a second, memory over the limit) and names the file that
-# reproduces it. FUZZ_CHECK_SECONDS sets the time per target (default 5; about 2 minutes in
-# all on 2 cores with a cold build, most of it compiling IsobarCore with the sanitizers).
+# reproduces it. FUZZ_CHECK_SECONDS sets the time per target (default 5). About 1 minute with
+# the binaries built; 2 min 8 s at load 12 with the targets rebuilt, and 1-2 min more when
+# IsobarCore changed (it is compiled with the sanitizers into .build/fuzz/core).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${FUZZ_CHECK_SECONDS:-5}
