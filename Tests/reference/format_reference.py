@@ -1,5 +1,6 @@
 """`isobar format`'s annotations and callouts, written from PROTOCOL.md ("Formatting rules, exactly")
 alone. Compared with the real formatter by protocol_check.py."""
+import datetime
 import math
 
 POINTS = {"en": "N NNE NE ENE E ESE SE SSE S SSW SW WSW W WNW NW NNW".split(),
@@ -10,6 +11,52 @@ WORDS = {"en": {"calm": "calm", "sep": ".", "from": "from", "today": "Today", "t
                 "labels": ("Temperature", "Wind", "Chance of precipitation", "Coordinates"), "nsew": ("N", "S", "E", "W")},
          "sk": {"calm": "bezvetrie", "sep": ",", "from": "od", "today": "Dnes", "tomorrow": "Zajtra",
                 "labels": ("Teplota", "Vietor", "Pravdepodobnosť zrážok", "Súradnice"), "nsew": ("s. š.", "j. š.", "v. d.", "z. d.")}}
+
+
+# Labels of the optional fields, in the order PROTOCOL.md lists them.
+MORE = {"en": ("Feels like", "Low", "High", "Humidity", "Pressure", "Dew point", "Visibility", "UV index", "Wind gusts",
+               "Cloud cover", "Conditions", "Sunrise", "Sunset", "Observed"),
+        "sk": ("Pocitová teplota", "Minimum", "Maximum", "Vlhkosť", "Tlak", "Rosný bod", "Viditeľnosť", "UV index", "Nárazy vetra",
+               "Oblačnosť", "Počasie", "Východ slnka", "Západ slnka", "Pozorované")}
+
+
+def utc(t, with_date):
+    """`HH:MM UTC` or `YYYY-MM-DD HH:MM UTC` (Python's calendar, not Isobar's)."""
+    moment = datetime.datetime.fromtimestamp(math.floor(t), datetime.timezone.utc)
+    return moment.strftime("%Y-%m-%d %H:%M UTC" if with_date else "%H:%M UTC")
+
+
+def detail_lines(s, units, wind_unit, locale):
+    """The callout lines of the optional fields that are present."""
+    labels = MORE[locale]
+    convert, label = UNIT[wind_unit]
+    unit = " °C" if units == "metric" else " °F"
+    lines = []
+    for key, name in (("feelsLike", labels[0]), ("temperatureLow", labels[1]), ("temperatureHigh", labels[2])):
+        if s.get(key) is not None:
+            lines.append((name, N(temp(s[key], units), 1, locale) + unit))
+    if s.get("humidity") is not None:
+        lines.append((labels[3], N(s["humidity"], 0, locale) + " %"))
+    if s.get("pressure") is not None:
+        hpa = s["pressure"]
+        lines.append((labels[4], N(hpa, 0, locale) + " hPa" if units == "metric" else N(hpa / 33.86388640341, 2, locale) + " inHg"))
+    if s.get("dewPoint") is not None:
+        lines.append((labels[5], N(temp(s["dewPoint"], units), 1, locale) + unit))
+    if s.get("visibility") is not None:
+        mi = s["visibility"]
+        lines.append((labels[6], N(mi * 1.609344, 1, locale) + " km" if units == "metric" else N(mi, 1, locale) + " mi"))
+    if s.get("uvIndex") is not None:
+        lines.append((labels[7], N(s["uvIndex"], 0, locale)))
+    if s.get("windGust") is not None:
+        lines.append((labels[8], N(convert(s["windGust"]), 1, locale) + " " + label))
+    if s.get("cloudCover") is not None:
+        lines.append((labels[9], N(s["cloudCover"], 0, locale) + " %"))
+    if s.get("summary") is not None:
+        lines.append((labels[10], s["summary"]))
+    for key, name, with_date in (("sunrise", labels[11], False), ("sunset", labels[12], False), ("observedAt", labels[13], True)):
+        if s.get(key) is not None:
+            lines.append((name, utc(s[key], with_date)))
+    return lines
 
 
 def rnd(v):
@@ -115,6 +162,7 @@ def callout_details(s, units, wind_unit, locale):
         lines.append((w["labels"][1], text))
     if s["precipitation"] is not None:
         lines.append((w["labels"][2], N(s["precipitation"], 0, locale) + " %"))
+    lines += detail_lines(s, units, wind_unit, locale)
     lat, lon = s["latitude"], s["longitude"]
     lines.append((w["labels"][3], N(abs(lat), 4, locale) + "° " + (w["nsew"][1] if lat < 0 else w["nsew"][0]) + ", "
                   + N(abs(lon), 4, locale) + "° " + (w["nsew"][3] if lon < 0 else w["nsew"][2])))

@@ -37,6 +37,30 @@ def weather(rng):
     return {"temperature": t, "windSpeed": s, "windDirection": d, "precipitation": p}
 
 
+def details(rng):
+    """Optional station fields (issue 14), each present or not, with ties and edges on purpose."""
+    def maybe(value):
+        return value() if rng.random() < 0.7 else None
+    fields = {
+        "feelsLike": maybe(lambda: rng.choice([rng.uniform(-50, 120), 46.5, -0.5])),
+        "temperatureLow": maybe(lambda: round(rng.uniform(-40, 90), 2)),
+        "temperatureHigh": maybe(lambda: round(rng.uniform(-20, 115), 2)),
+        "humidity": maybe(lambda: rng.choice([0.0, 100.0, 40.5, rng.uniform(0, 100)])),
+        "pressure": maybe(lambda: rng.choice([1013.25, 1012.0, rng.uniform(870, 1085)])),
+        "dewPoint": maybe(lambda: rng.uniform(-40, 80)),
+        "visibility": maybe(lambda: rng.choice([0.0, 10.0, 6.213712, rng.uniform(0, 30)])),
+        "uvIndex": maybe(lambda: rng.choice([0.0, 2.5, float(rng.randrange(0, 12))])),
+        "windGust": maybe(lambda: rng.choice([0.0, 0.5, rng.uniform(0, 120)])),
+        "cloudCover": maybe(lambda: rng.choice([0.0, 100.0, 49.5, rng.uniform(0, 100)])),
+        "summary": maybe(lambda: rng.choice(["Partly Cloudy", "light intensity drizzle", "Snežen\u00ed", "\"quoted\" \\ back"])),
+        "icon": maybe(lambda: rng.choice(["rain", "clear-night"])),
+        "sunrise": maybe(lambda: rng.uniform(1.7e9, 1.8e9)),
+        "sunset": maybe(lambda: float(rng.randrange(1_700_000_000, 1_800_000_000))),
+        "observedAt": maybe(lambda: rng.choice([0.0, 951782400.0, rng.uniform(1.7e9, 1.8e9)])),
+    }
+    return {k: v for k, v in fields.items() if v is not None}
+
+
 def stations(rng):
     rows = list(csv.DictReader(open(os.path.join(ROOT, "Fixtures", "world-stations.csv"), encoding="utf-8")))
     out = [{"id": r["id"], "name": r["name"], "latitude": float(r["latitude"]), "longitude": float(r["longitude"])} for r in rows]
@@ -138,13 +162,15 @@ def check_format(binary, rng, world, views):
         p = presentations[k % len(presentations)]
         s = world[rng.randrange(len(world))]
         station = {key: s[key] for key in ("id", "name", "latitude", "longitude") + VALUE_KEYS}
+        if k % 3 == 0:
+            station.update(details(rng))
         day = rng.choice(["today", "tomorrow"])
         messages.append({"type": "selection", "client": "f", "id": s["id"], "day": day, "snapshot": "s", "source": "feed",
                          "fetchedAt": 1, "ageSeconds": 0, **p, "reason": "selected", "station": station})
         field, units, wind_unit, locale = fmt.resolve(p)
         expected.append(("callout", {"title": s["name"] or s["id"],
                                      "subtitle": s["id"] + " · " + fmt.WORDS[locale][day]},
-                         fmt.callout_details(s, units, wind_unit, locale)))
+                         fmt.callout_details(station, units, wind_unit, locale)))
     run = subprocess.run([binary, "format"], input="".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages).encode(),
                          capture_output=True, timeout=120)
     lines = run.stdout.decode("utf-8").splitlines()
