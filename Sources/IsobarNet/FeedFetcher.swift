@@ -28,7 +28,10 @@ public actor FeedFetcher {
 
     struct Feed {
         let day: Day
-        let source: FeedSource
+        /// One or more sources, each with its format; several are joined by `FeedMerge`.
+        let sources: [(location: FeedSource, format: FeedFormat)]
+        /// What `status` lines name: the sources as given, joined by " + ".
+        var url: String { sources.map(\.location.description).joined(separator: " + ") }
         var poller: FeedPoller
         var latest: Latest?
         var status: StatusMessage?
@@ -44,16 +47,19 @@ public actor FeedFetcher {
     /// `--once`: there is no next attempt, so failures report `retryIn` 0 and log no retry time.
     private let once: Bool
     /// How bodies are read (`--format`, `--openweather-units`).
-    private let format: FeedFormat
     private let formatOptions: FeedFormat.Options
 
     public init(options: FetchOptions, client: FeedClient, output: any FetchOutput, logger: Logger,
                 clock: @escaping @Sendable () -> Double = UnixClock.now, jitter: Jitter = .system) throws(FetchOptionsError) {
         try options.validate()
         let backoff = RetryBackoff(base: options.backoffBase, cap: options.backoffCap)
-        for (day, text) in [(Day.today, options.today), (Day.tomorrow, options.tomorrow)] {
-            feeds[day] = Feed(day: day, source: try FeedSource(text),
-                              poller: FeedPoller(interval: options.interval, backoff: backoff))
+        for (day, texts) in [(Day.today, [options.today] + options.moreToday), (Day.tomorrow, [options.tomorrow] + options.moreTomorrow)] {
+            var sources: [(location: FeedSource, format: FeedFormat)] = []
+            for text in texts {
+                let spec = FeedSpec(parsing: text)
+                sources.append((try FeedSource(spec.location), spec.format ?? options.format))
+            }
+            feeds[day] = Feed(day: day, sources: sources, poller: FeedPoller(interval: options.interval, backoff: backoff))
         }
         self.client = client
         self.output = output
@@ -61,7 +67,6 @@ public actor FeedFetcher {
         self.jitter = jitter
         self.logger = logger
         self.once = options.once
-        self.format = options.format
         self.formatOptions = FeedFormat.Options(openWeatherUnits: options.openWeatherUnits)
     }
 
@@ -79,20 +84,18 @@ public actor FeedFetcher {
     /// One attempt at `day`'s source, published at once. True when it succeeded (changed or unchanged).
     @discardableResult
     public func fetch(_ day: Day) async -> Bool {
-        guard let (source, validators) = begin(day) else { return false }
-        let response = await client.fetch(source, validators: validators, logger: logger)
-        return apply(day, response)
+        guard let responses = await request(day) else { return false }
+        return apply(day, responses)
     }
 
     /// One attempt at both sources, fetched concurrently and published in day order (today first) so
     /// `--once` output is the same on every run. True when both succeeded.
     public func round() async -> Bool {
-        guard let (todaySource, todayValidators) = begin(.today),
-              let (tomorrowSource, tomorrowValidators) = begin(.tomorrow) else { return false }
-        async let today = client.fetch(todaySource, validators: todayValidators, logger: logger)
-        async let tomorrow = client.fetch(tomorrowSource, validators: tomorrowValidators, logger: logger)
-        let todayOK = apply(.today, await today)
-        let tomorrowOK = apply(.tomorrow, await tomorrow)
+        async let today = request(.today)
+        async let tomorrow = request(.tomorrow)
+        guard let todayResponses = await today, let tomorrowResponses = await tomorrow else { return false }
+        let todayOK = apply(.today, todayResponses)
+        let tomorrowOK = apply(.tomorrow, tomorrowResponses)
         return todayOK && tomorrowOK
     }
 
@@ -139,38 +142,70 @@ public actor FeedFetcher {
         }
     }
 
-    private func begin(_ day: Day) -> (FeedSource, ConditionalValidators)? {
-        guard let source = feeds[day]?.source, let validators = feeds[day]?.poller.begin() else { return nil }
-        return (source, validators)
+    /// One attempt at every source of `day`. A single source is asked conditionally (ETag,
+    /// Last-Modified); several are fetched whole, one after another, since the snapshot they make
+    /// together changes when any one does (an unchanged result is still recognised by its id).
+    private func request(_ day: Day) async -> [FetchResponse]? {
+        guard let sources = feeds[day]?.sources, let validators = feeds[day]?.poller.begin() else { return nil }
+        if sources.count == 1 { return [await client.fetch(sources[0].location, validators: validators, logger: logger)] }
+        var responses: [FetchResponse] = []
+        for source in sources {
+            responses.append(await client.fetch(source.location, validators: ConditionalValidators(), logger: logger))
+        }
+        return responses
+    }
+
+    /// What the responses of `feed`'s sources make: one parsed feed, or why the attempt failed.
+    private func parse(_ feed: Feed, _ responses: [FetchResponse]) -> Result<(ParsedFeed, ConditionalValidators), MessageError>? {
+        var parts: [(format: FeedFormat, feed: ParsedFeed)] = []
+        var validators = ConditionalValidators()
+        for (index, (response, source)) in zip(responses, feed.sources).enumerated() {
+            let name = feed.sources.count == 1 ? "" : "source \(index + 1) (\(source.location)): "
+            switch response {
+            case .notModified:
+                if feed.sources.count == 1 { return nil }
+                return .failure(MessageError(name + "answered not modified to an unconditional request"))
+            case .failed(let reason):
+                return .failure(MessageError(name + reason))
+            case .body(let bytes, let given):
+                do {
+                    let (parsed, chosen) = try source.format.parse(bytes, day: feed.day, options: formatOptions, stage: "fetch")
+                    if source.format == .auto {
+                        logger.info("--format auto: \(feed.day.rawValue)'s body is \(chosen.rawValue)", metadata: ["url": "\(source.location)"])
+                    }
+                    parts.append((chosen, parsed))
+                    validators = given
+                } catch {
+                    return .failure(MessageError(name + error.message))
+                }
+            }
+        }
+        guard parts.count > 1 else { return parts.first.map { .success(($0.feed, validators)) } }
+        let labels = FeedMerge.labels(parts.map(\.format))
+        return .success((FeedMerge.merge(zip(labels, parts).map { ($0, $1.feed) }), ConditionalValidators()))
     }
 
     /// Parses what came back, asks the policy what it means, and writes the result.
-    private func apply(_ day: Day, _ response: FetchResponse) -> Bool {
+    private func apply(_ day: Day, _ responses: [FetchResponse]) -> Bool {
         guard var feed = feeds[day] else { return false }
         defer { feeds[day] = feed }
         let now = clock()
         var parsed: ParsedFeed?
         var snapshotID = ""
         let outcome: FeedPoller.Outcome
-        switch response {
-        case .notModified:
+        switch parse(feed, responses) {
+        case nil:
             outcome = .notModified
-        case .failed(let reason):
-            outcome = .failed(reason: reason)
-        case .body(let bytes, let validators):
-            do {
-                let (result, chosen) = try format.parse(bytes, day: day, options: formatOptions, stage: "fetch")
-                if format == .auto { logger.info("--format auto: \(day.rawValue)'s body is \(chosen.rawValue)", metadata: ["url": "\(feed.source)"]) }
-                parsed = result
-                snapshotID = OnXFeed.snapshotID(day: day, stations: result.stations)
-                outcome = .content(snapshotID: snapshotID, validators: validators)
-            } catch {
-                outcome = .failed(reason: error.description)
-            }
+        case .failure(let error):
+            outcome = .failed(reason: error.description)
+        case .success(let (result, validators)):
+            parsed = result
+            snapshotID = OnXFeed.snapshotID(day: day, stations: result.stations)
+            outcome = .content(snapshotID: snapshotID, validators: validators)
         }
         let decision = feed.poller.complete(outcome, now: now, jitter: jitter.next())
         var writer = JSONWriter(capacity: 64 * 1024)
-        let url = feed.source.description
+        let url = feed.url
         var log = logger
         log[metadataKey: "day"] = "\(day.rawValue)"
         switch decision {

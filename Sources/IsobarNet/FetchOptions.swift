@@ -14,6 +14,10 @@ public struct FetchOptions: Sendable, Equatable {
     public var today: String
     /// Source of tomorrow's feed, in the same forms as `today`.
     public var tomorrow: String
+    /// More sources joining today's (or tomorrow's) snapshot, each optionally `FORMAT+SOURCE`
+    /// (see `FeedSpec`); with any, every station id is prefixed with its source's label (`FeedMerge`).
+    public var moreToday: [String] = []
+    public var moreTomorrow: [String] = []
     /// Seconds between polls of a healthy source.
     public var interval: Double
     /// Fetch each source once, write what it got, and exit (for pipes and tests).
@@ -60,8 +64,7 @@ public struct FetchOptions: Sendable, Equatable {
         guard backoffCap.isFinite, backoffCap >= backoffBase else {
             throw FetchOptionsError("backoff cap must be at least the base (\(backoffBase) s), got \(backoffCap)")
         }
-        _ = try FeedSource(today)
-        _ = try FeedSource(tomorrow)
+        for text in [today, tomorrow] + moreToday + moreTomorrow { _ = try FeedSource(FeedSpec(parsing: text).location) }
     }
 }
 

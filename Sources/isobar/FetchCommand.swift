@@ -24,10 +24,10 @@ struct FetchCommand: AsyncParsableCommand {
           {"type":"error","stage":"fetch","message":"record 7 rejected: …","excerpt":"…"}
         """)
 
-    @Option(help: "Today's feed: URL, file path or file:// URL.")
-    var today = FetchOptions.defaultToday
-    @Option(help: "Tomorrow's feed: URL, file path or file:// URL.")
-    var tomorrow = FetchOptions.defaultTomorrow
+    @Option(help: "Today's feed: URL, file path or file:// URL, optionally FORMAT+SOURCE (darksky+URL). Repeat it to join several sources in one snapshot (ids then prefixed with the source's format).")
+    var today: [String] = []
+    @Option(help: "Tomorrow's feed, in the same forms as --today (repeatable).")
+    var tomorrow: [String] = []
     @Option(help: "Seconds between polls.")
     var interval: Double = 60
     @Flag(help: "Fetch once, write the snapshots and exit (status 1 if a source failed).")
@@ -47,9 +47,11 @@ struct FetchCommand: AsyncParsableCommand {
 
     func run() async throws {
         Logs.bootstrap()
-        let options = FetchOptions(today: today, tomorrow: tomorrow, interval: interval, once: once, timeout: timeout,
+        var options = FetchOptions(today: today.first ?? FetchOptions.defaultToday, tomorrow: tomorrow.first ?? FetchOptions.defaultTomorrow, interval: interval, once: once, timeout: timeout,
                                    maxBodyBytes: maxBodyBytes, maxRedirects: maxRedirects, backoffCap: backoffCap,
                                    format: format, openWeatherUnits: openWeatherUnits)
+        options.moreToday = Array(today.dropFirst())
+        options.moreTomorrow = Array(tomorrow.dropFirst())
         do {
             try options.validate()
         } catch {

@@ -29,10 +29,10 @@ struct UpCommand: AsyncParsableCommand {
     var samplePeriod: Double = 30
     @Option(help: "Fixtures directory for the sample feed.")
     var fixtures = "Fixtures"
-    @Option(help: "Today's feed (URL or file); default: the onX endpoint, or the sample feed with --sample.")
-    var today: String?
-    @Option(help: "Tomorrow's feed (URL or file).")
-    var tomorrow: String?
+    @Option(help: "Today's feed (URL or file, optionally FORMAT+SOURCE; repeatable: fetch --today); default: the onX endpoint, or the sample feed with --sample.")
+    var today: [String] = []
+    @Option(help: "Tomorrow's feed (as --today; repeatable).")
+    var tomorrow: [String] = []
     @Option(help: "Seconds between feed polls.")
     var interval: Double?
     @Option(help: "The feeds' format (fetch --format): onx, openweather, darksky, airvisual or auto.")
@@ -58,13 +58,13 @@ struct UpCommand: AsyncParsableCommand {
         Logs.bootstrap()
         let me = Self.executablePath()
         var services = [ServiceSpec(name: "broker", command: me, arguments: ["broker"])]
-        var todayURL = today ?? FetchOptions.defaultToday
-        var tomorrowURL = tomorrow ?? FetchOptions.defaultTomorrow
+        var todayURLs = today.isEmpty ? [FetchOptions.defaultToday] : today
+        var tomorrowURLs = tomorrow.isEmpty ? [FetchOptions.defaultTomorrow] : tomorrow
         if sample {
             services.append(ServiceSpec(name: "sample-feed", command: me, arguments: [
                 "sample-feed", "--port", String(samplePort), "--fixtures", fixtures, "--period", String(samplePeriod)]))
-            todayURL = today ?? "http://127.0.0.1:\(samplePort)/today.json"
-            tomorrowURL = tomorrow ?? "http://127.0.0.1:\(samplePort)/tomorrow.json"
+            if today.isEmpty { todayURLs = ["http://127.0.0.1:\(samplePort)/today.json"] }
+            if tomorrow.isEmpty { tomorrowURLs = ["http://127.0.0.1:\(samplePort)/tomorrow.json"] }
         }
         let pollInterval = interval ?? (sample ? min(5, samplePeriod) : 60)
         let favoritesFile = dataDir + "/" + PersistOptions.favoritesFileName
@@ -83,7 +83,8 @@ struct UpCommand: AsyncParsableCommand {
                 stopTimeout: ServiceSpec.plugStopTimeout),
             ServiceSpec(name: "fetch", command: me, arguments: [
                 "plug", "--name", "fetch"] + Self.subscribe(FeedFetcher.subscriptions) + ["--",
-                me, "fetch", "--today", todayURL, "--tomorrow", tomorrowURL, "--interval", String(pollInterval),
+                me, "fetch"] + todayURLs.flatMap { ["--today", $0] } + tomorrowURLs.flatMap { ["--tomorrow", $0] } + [
+                "--interval", String(pollInterval),
                 "--backoff-cap", String(backoffCap), "--format", format.rawValue,
                 "--openweather-units", openWeatherUnits.rawValue],
                 startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout),
