@@ -36,7 +36,7 @@
       search: "Search stations", nearestCentre: "Nearest to centre", favorites: "Favorites",
       noHits: (q) => `no station matches “${q}”`, noPlace: "no station (no data for this day)",
       nearestTo: "Nearest", unknownStation: "unknown station", star: "Add to favorites",
-      unstar: "Remove from favorites", noFavorites: "none yet: ☆ in a station's callout adds one",
+      unstar: "Remove from favorites", noFavorites: "none yet: ☆ in a station's callout adds one", stale: "stale data",
       searchTooLong: "at most 100 characters", searchTimeout: "no answer from the server",
     },
     sk: {
@@ -50,7 +50,7 @@
       search: "Hľadať stanice", nearestCentre: "Najbližšia k stredu", favorites: "Obľúbené",
       noHits: (q) => `žiadna stanica nezodpovedá „${q}“`, noPlace: "žiadna stanica (bez údajov pre tento deň)",
       nearestTo: "Najbližšia", unknownStation: "neznáma stanica", star: "Pridať k obľúbeným",
-      unstar: "Odobrať z obľúbených", noFavorites: "zatiaľ žiadne: ☆ v popise stanice pridá",
+      unstar: "Odobrať z obľúbených", noFavorites: "zatiaľ žiadne: ☆ v popise stanice pridá", stale: "neaktuálne údaje",
       searchTooLong: "najviac 100 znakov", searchTimeout: "server neodpovedá",
     },
   };
@@ -462,7 +462,13 @@
     return "t-hot";
   }
 
+  /// A station's marker, drawn faded when its data is stale (older than the filter's --stale-after).
   function markerHTML(a) {
+    const html = stationOrClusterHTML(a);
+    return a.stale && !a.cluster ? html.replace('class="ann ', 'class="ann stale ') : html;
+  }
+
+  function stationOrClusterHTML(a) {
     const title = a.title || "";
     if (a.cluster) {
       const digits = String(a.count || 0).length;
@@ -632,6 +638,7 @@
       `${starHTML(c.id)}<h3>${escapeHTML(c.title || c.id)}</h3>` +
       (c.subtitle ? `<div class="sub">${escapeHTML(c.subtitle)}</div>` : "") +
       (details ? `<dl>${details}</dl>` : `<div class="loading">${escapeHTML(t("unknown"))}</div>`) +
+      (c.stale ? `<div class="stale-note">${escapeHTML(t("stale"))}</div>` : "") +
       `</div>`;
     const coordinate = c.coordinate || state.annotations.get(c.id)?.coordinate;
     if (coordinate) showPopup(coordinate, html);
