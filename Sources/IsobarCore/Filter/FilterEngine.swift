@@ -43,7 +43,7 @@ public final class FilterEngine {
     var lastStaleCheck = -Double.infinity
 
     public init(options: FilterOptions = FilterOptions(), favorites: any FavoritesBacking = InMemoryFavorites(),
-                wallClock: @escaping @Sendable () -> Double = WallClock.now) {
+                wallClock: @escaping @Sendable () -> Double = { WallClock.now() }) {
         self.options = options
         self.favoritesBacking = favorites
         self.wallClock = wallClock
