@@ -185,10 +185,14 @@ public final class ChildProcess: @unchecked Sendable {
     /// at once kills the plug's stage (which plug put in a group of its own) with it, instead of
     /// leaving it orphaned and still running.
     public func killTree() {
-        for descendant in Self.descendants(of: pid) { _ = kill(-descendant, SIGKILL); _ = kill(descendant, SIGKILL) }
+        // The descendants are listed first (once the child is gone they are re-parented and out
+        // of its /proc lists); the child's own group is killed next, so the child ends by the
+        // signal rather than on its own when its children die; then the others' groups.
+        let descendants = Self.descendants(of: pid)
         condition.lock()
-        defer { condition.unlock() }
         if exitStatus == nil { _ = kill(-pid, SIGKILL); _ = kill(pid, SIGKILL) }
+        condition.unlock()
+        for descendant in descendants { _ = kill(-descendant, SIGKILL); _ = kill(descendant, SIGKILL) }
     }
 
     /// Every descendant of `pid` now living (children first), from `/proc`.
