@@ -28,7 +28,8 @@ CHECK_JSONSCHEMA_VERSION=0.33.3
 BASE_IMAGE=localhost/isobar-base:bookworm
 TEST_IMAGE=localhost/isobar:compose-test
 VIEWPORT=40.924,-108.0955,25,20
-EXPECTED_COUNT=85
+# EXPECTED_COUNT, write_expected and state: the initial region's set, shared with the other check.
+source "$(dirname "${BASH_SOURCE[0]}")/initial-region.sh"
 
 cache="${ISOBAR_COMPOSE_CACHE:-/var/tmp/isobar-compose}"
 mkdir -p "$cache" .build-compose
@@ -258,19 +259,7 @@ network=$($podman inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}
 
 # ---------------------------------------------------------------- clients
 # The stations the initial region must show: brute force over the fixture (coordinates do not drift).
-jq -c '[.[] | select(.latitude >= 40.924 - 12.5 and .latitude <= 40.924 + 12.5
-                 and .longitude >= -108.0955 - 10 and .longitude <= -108.0955 + 10) | .id] | sort' \
-  Fixtures/today.json >"$work/expected.json"
-[ "$(jq length "$work/expected.json")" -eq "$EXPECTED_COUNT" ] \
-  || { log "FAIL: Fixtures/today.json no longer has $EXPECTED_COUNT stations in the initial region"; exit 1; }
-
-# state FILE: the client's set after applying every annotations message in order, as sorted ids.
-state() {
-  jq -s -c 'reduce (.[] | select(.type == "annotations")) as $m ({};
-              (if $m.full then {} else . end)
-              | reduce ($m.upsert // [])[] as $a (.; .[$a.id] = $a)
-              | reduce ($m.remove // [])[] as $r (.; del(.[$r]))) | keys' "$1" 2>/dev/null || echo '[]'
-}
+write_expected "$work/expected.json"
 # check_client NAME FILE: the final set equals the expected one, titles are strings and versions increase.
 check_client() {
   local name=$1 file=$2 got

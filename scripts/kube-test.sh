@@ -25,7 +25,8 @@ repo=$(pwd)
 
 BASE_IMAGE=localhost/isobar-base:bookworm
 VIEWPORT_JSON='{"type":"viewport","center":{"latitude":40.924,"longitude":-108.0955},"span":{"latitudeDelta":25,"longitudeDelta":20},"day":"today","field":"temperature"}'
-EXPECTED_COUNT=85
+# EXPECTED_COUNT, write_expected and state: the initial region's set, shared with the other check.
+source "$(dirname "${BASH_SOURCE[0]}")/initial-region.sh"
 
 start=$(date +%s)
 step_start=$start
@@ -231,18 +232,7 @@ done < <(jq -r '.workloads[] | .pod as $p | .containers[] | "\($p) \(.container)
 log "every liveness probe passes"
 
 # ---------------------------------------------------------------- clients
-jq -c '[.[] | select(.latitude >= 40.924 - 12.5 and .latitude <= 40.924 + 12.5
-                 and .longitude >= -108.0955 - 10 and .longitude <= -108.0955 + 10) | .id] | sort' \
-  Fixtures/today.json >"$work/expected.json"
-[ "$(jq length "$work/expected.json")" -eq "$EXPECTED_COUNT" ] \
-  || { log "FAIL: Fixtures/today.json no longer has $EXPECTED_COUNT stations in the initial region"; exit 1; }
-# state FILE: the client's set after applying every annotations message in order, as sorted ids.
-state() {
-  jq -s -c 'reduce (.[] | select(.type == "annotations")) as $m ({};
-              (if $m.full then {} else . end)
-              | reduce ($m.upsert // [])[] as $a (.; .[$a.id] = $a)
-              | reduce ($m.remove // [])[] as $r (.; del(.[$r]))) | keys' "$1" 2>/dev/null || echo '[]'
-}
+write_expected "$work/expected.json"
 # attach NAME KEYNAME: `isobar attach` in a container on the network, CURVE keys given as Z85 values.
 attach() {
   $podman run --rm -i --name "$prefix-$1" --network "$network" \
