@@ -99,12 +99,8 @@ public final class AttachSession: @unchecked Sendable {
 
     public func select(_ id: String?) {
         var writer = JSONWriter()
-        writer.objectStart()
-        writer.key("type"); writer.string("select")
-        writer.key("client"); writer.string(client)
-        writer.key("id"); writer.string(id)
-        writer.objectEnd()
-        bus.publish(writer.bytes)
+        Select(client: client, id: id).write(to: &writer)
+        bus.publish(Array(writer.bytes.dropLast()))
     }
 
     /// Publishes a client-contract line read from stdin, filling in `client` when missing.

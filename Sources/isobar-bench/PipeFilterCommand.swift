@@ -113,10 +113,8 @@ struct PipeFilterCommand: ParsableCommand {
     static func filterSelection(_ path: String) throws -> Set<String> {
         var ids = Set<String>()
         try forEachObject(path) { object in
-            guard (try? object.requireString("type")) == "visible", let upsert = object.field("upsert") else { return }
-            for element in object.arrayElements(upsert) where element.kind == .object {
-                if let id = try? object.object(at: element.range).requireString("id") { ids.insert(id) }
-            }
+            guard (try? object.requireString("type")) == "visible", let visible = try? Visible(from: object) else { return }
+            for item in visible.upsert { ids.insert(item.id) }
         }
         return ids
     }

@@ -38,11 +38,10 @@ final class Shadow {
         var start = 0
         let bytes = out.bytes
         for (i, byte) in bytes.enumerated() where byte == 0x0A {
-            if let object = try? JSONObject(storage: Array(bytes[start..<i])), (try? object.requireString("type")) == "visible" {
-                version = try? object.optionalInt("version")
-                for key in ["upsert", "remove"] as [StaticString] {
-                    if let field = object.field(key) { changes += object.arrayElements(field).count }
-                }
+            if let object = try? JSONObject(storage: Array(bytes[start..<i])), (try? object.requireString("type")) == "visible",
+               let visible = try? Visible(from: object) {
+                version = visible.version
+                changes += visible.upsert.count + visible.remove.count
             }
             start = i + 1
         }

@@ -12,20 +12,11 @@ import Testing
         try #require(try TestSupport.onx(day).first { $0.id == id })
     }
 
-    func visibleLine(_ stations: [Station], extra: String = "") -> String {
+    func visibleLine(_ stations: [Station], _ presentation: Presentation = Presentation()) -> String {
         var writer = JSONWriter()
-        writer.objectStart()
-        writer.key("type"); writer.string("visible")
-        writer.key("client"); writer.string("alice")
-        writer.key("version"); writer.int(3)
-        writer.key("full"); writer.bool(true)
-        writer.key("upsert"); writer.arrayStart()
-        for s in stations { writer.objectStart(); s.writeMembers(to: &writer); writer.objectEnd() }
-        writer.arrayEnd()
-        writer.key("remove"); writer.arrayStart(); writer.string("KGONE"); writer.arrayEnd()
-        writer.objectEnd()
-        let text = String(decoding: writer.bytes, as: UTF8.self)
-        return String(text.dropLast()) + extra + "}"
+        Visible(client: "alice", version: 3, full: true, day: .today, presentation: presentation,
+                upsert: stations.map { .station($0, stale: false) }, remove: ["KGONE"]).write(to: &writer)
+        return String(decoding: writer.bytes.dropLast(), as: UTF8.self)
     }
 
     @Test func temperatureTitlesAndUnknowns() throws {
@@ -42,7 +33,7 @@ import Testing
     }
 
     @Test func windTitleHasSpeedCompassAndArrow() throws {
-        let out = format(visibleLine([try station("K1D3"), try station("K6V4")], extra: #","field":"wind""#))
+        let out = format(visibleLine([try station("K1D3"), try station("K6V4")], Presentation(field: .wind)))
         let items = try #require(out.first).objects("upsert")
         #expect(items[0].str("title") == "7 mph W →")
         let wind = try #require(items[0].object(items[0].field("wind")!))
@@ -51,9 +42,9 @@ import Testing
         #expect(wind.str("arrow") == "→")
         #expect(wind.num("rotation") == 90)
         #expect(items[1].str("title") == "")  // K6V4: no wind
-        let knots = format(visibleLine([try station("K1D3")], extra: #","field":"wind","windUnit":"knots""#))
+        let knots = format(visibleLine([try station("K1D3")], Presentation(field: .wind, windUnit: .knots)))
         #expect(knots.first?.objects("upsert").first?.str("title") == "6 kn W →")
-        let metric = format(visibleLine([try station("K1D3")], extra: #","field":"wind","units":"metric","locale":"sk""#))
+        let metric = format(visibleLine([try station("K1D3")], Presentation(field: .wind, units: .metric, locale: .sk)))
         #expect(metric.first?.objects("upsert").first?.str("title") == "11 km/h Z →")
     }
 
@@ -69,8 +60,8 @@ import Testing
         var calm = try station("K1D3")
         calm.windSpeed = 0
         calm.windDirection = 0
-        #expect(format(visibleLine([calm], extra: #","field":"wind""#)).first?.objects("upsert").first?.str("title") == "calm")
-        let rain = format(visibleLine([try station("K1S5")], extra: #","field":"precipitation""#))
+        #expect(format(visibleLine([calm], Presentation(field: .wind))).first?.objects("upsert").first?.str("title") == "calm")
+        let rain = format(visibleLine([try station("K1S5")], Presentation(field: .precipitation)))
         #expect(rain.first?.objects("upsert").first?.str("title") == "80%")
         let celsius = format(visibleLine([try station("K1D3")]), defaults: ResolvedPresentation(units: .metric))
         #expect(celsius.first?.objects("upsert").first?.str("title") == "8°")
@@ -78,14 +69,7 @@ import Testing
 
     @Test func calloutListsKnownValuesWithUnits() throws {
         var writer = JSONWriter()
-        writer.objectStart()
-        writer.key("type"); writer.string("selection")
-        writer.key("client"); writer.string("alice")
-        writer.key("id"); writer.string("K6V4")
-        writer.key("day"); writer.string("today")
-        writer.key("reason"); writer.string("selected")
-        writer.key("station"); writer.objectStart(); try station("K6V4").writeMembers(to: &writer); writer.objectEnd()
-        writer.objectEnd()
+        Selection(client: "alice", id: "K6V4", day: .today, reason: "selected", station: try station("K6V4")).write(to: &writer)
         let out = format(String(decoding: writer.bytes, as: UTF8.self))
         let callout = try #require(out.first)
         #expect(callout.str("type") == "callout")

@@ -30,23 +30,25 @@ public struct AnnotationSet: Sendable {
 
     public init() {}
 
+    /// Applies a typed message (what `isobar attach` and tests hold).
+    public mutating func apply(_ message: Annotations) -> Outcome {
+        if let outcome = accept(version: message.version, full: message.full) { return outcome }
+        day = message.day
+        field = message.presentation.field
+        source = message.snapshot.source
+        fetchedAt = message.snapshot.fetchedAt
+        for id in message.remove { items[id] = nil }
+        for item in message.upsert {
+            items[item.id] = Item(id: item.id, coordinate: item.coordinate, title: item.title, count: item.count ?? 1, stale: item.stale)
+        }
+        return .applied
+    }
+
+    /// Applies a message as received, reading only what the set keeps (the benchmark's thousands
+    /// of clients apply every update this way; the result equals ``apply(_:)-(Annotations)``'s).
     public mutating func apply(_ message: JSONObject) throws(MessageError) -> Outcome {
         guard let version = try message.optionalInt("version") else { throw MessageError("missing required field \"version\"") }
-        let full = try message.optionalBool("full") ?? false
-        if !full {
-            if version <= self.version { return .stale }
-            if version != self.version + 1 || broken {
-                let expected = self.version + 1
-                self.version = version
-                broken = true
-                return .gap(expected: expected, got: version)
-            }
-        }
-        self.version = version
-        if full {
-            items = [:]
-            broken = false
-        }
+        if let outcome = accept(version: version, full: try message.optionalBool("full") ?? false) { return outcome }
         day = try message.optionalEnum("day", Day.self) ?? day
         field = try message.optionalEnum("field", Field.self) ?? field
         source = try message.optionalString("source")
@@ -66,6 +68,26 @@ public struct AnnotationSet: Sendable {
             }
         }
         return .applied
+    }
+
+    /// The version rules: nil to go on and apply the message (the set emptied for a full one),
+    /// or the outcome that stops it (stale, or a gap that marks the set broken).
+    private mutating func accept(version: Int, full: Bool) -> Outcome? {
+        if !full {
+            if version <= self.version { return .stale }
+            if version != self.version + 1 || broken {
+                let expected = self.version + 1
+                self.version = version
+                broken = true
+                return .gap(expected: expected, got: version)
+            }
+        }
+        self.version = version
+        if full {
+            items = [:]
+            broken = false
+        }
+        return nil
     }
 
     /// How many shown stations are stale (the terminal map's status line says so).

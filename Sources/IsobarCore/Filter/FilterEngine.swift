@@ -339,16 +339,10 @@ public final class FilterEngine {
     private func writeVisible(_ client: ClientState, snapshot: StationSnapshot?, full: Bool, stations: [Int32],
                               clusters: [Cluster], removed: [UInt64], staleThreshold threshold: Double?, into out: inout JSONWriter) {
         let viewport = client.viewport
-        out.objectStart()
-        out.key("type"); out.string("visible")
-        out.key("client"); out.string(viewport.client)
-        out.key("version"); out.int(client.version)
-        out.key("full"); out.bool(full)
-        out.key("day"); out.string(viewport.day.rawValue)
-        writeSnapshotInfo(snapshot, into: &out)
-        viewport.presentation.write(to: &out)
-        out.key("upsert")
-        out.arrayStart()
+        // The head and tail typed; the items streamed in place between them (the same bytes as
+        // `Visible.write` with `Visible.Item`s, without building them).
+        Visible(client: viewport.client, version: client.version, full: full, day: viewport.day, snapshot: snapshot?.info ?? .none,
+                presentation: viewport.presentation).writeHead(to: &out)
         if let snapshot {
             let uniform = uniformStaleness(snapshot, threshold: threshold)
             let fetchedAt = snapshot.fetchedAt
@@ -364,27 +358,11 @@ public final class FilterEngine {
                 }
             }
         }
-        for cluster in clusters {
-            out.objectStart()
-            cluster.writeMembers(to: &out)
-            out.objectEnd()
-        }
-        out.arrayEnd()
-        out.key("remove")
-        out.arrayStart()
-        for key in removed {
-            out.string(Cluster.isCluster(key) ? Cluster.id(forKey: key) : (interner.id(for: key) ?? ""))
-        }
-        out.arrayEnd()
-        out.objectEnd()
-        out.newline()
-    }
-
-    private func writeSnapshotInfo(_ snapshot: StationSnapshot?, into out: inout JSONWriter) {
-        out.key("snapshot"); out.string(snapshot?.id)
-        out.key("source"); out.string(snapshot?.source.rawValue)
-        out.key("fetchedAt"); out.number(snapshot?.fetchedAt)
-        out.key("ageSeconds"); out.number(snapshot?.ageSeconds)
+        for cluster in clusters { Visible.Item.cluster(cluster).write(to: &out) }
+        let interner = interner
+        Visible.writeTail(remove: removed.lazy.map { key in
+            Cluster.isCluster(key) ? Cluster.id(forKey: key) : (interner.id(for: key) ?? "")
+        }, to: &out)
     }
 
     /// Sends the selected station's current data, or a clear when it is no longer visible as a
@@ -408,26 +386,8 @@ public final class FilterEngine {
     private func writeSelection(_ client: ClientState, id: String, station: Station?, reason: String, stale: Bool = false,
                                 into out: inout JSONWriter) {
         let viewport = client.viewport
-        out.objectStart()
-        out.key("type"); out.string("selection")
-        out.key("client"); out.string(viewport.client)
-        out.key("id"); out.string(id)
-        out.key("day"); out.string(viewport.day.rawValue)
-        writeSnapshotInfo(snapshots[viewport.day], into: &out)
-        viewport.presentation.write(to: &out)
-        out.key("reason"); out.string(reason)
-        out.key("station")
-        if let station {
-            out.objectStart()
-            station.writeMembers(to: &out)
-            station.writeDetails(to: &out)
-            if stale { out.key("stale"); out.bool(true) }
-            out.objectEnd()
-        } else {
-            out.null()
-        }
-        out.objectEnd()
-        out.newline()
+        Selection(client: viewport.client, id: id, day: viewport.day, reason: reason, station: station, stale: stale,
+                  snapshot: snapshots[viewport.day]?.info ?? .none, presentation: viewport.presentation).write(to: &out)
     }
 
     // MARK: - Memory bounds

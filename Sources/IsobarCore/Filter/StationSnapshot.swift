@@ -81,3 +81,10 @@ public final class StationSnapshot {
         return position >= 0 ? Int(position) : nil
     }
 }
+
+extension StationSnapshot {
+    /// The provenance keys every answer made from this snapshot carries.
+    public var info: SnapshotInfo {
+        SnapshotInfo(id: id, source: source.rawValue, fetchedAt: fetchedAt, ageSeconds: ageSeconds)
+    }
+}

@@ -40,14 +40,6 @@ extension FormatEngine {
 
     /// `"details":[{"label":…,"value":…},…]`, as callouts write them.
     static func writeLines(_ lines: [(label: String, value: String)], into out: inout JSONWriter) {
-        out.key("details")
-        out.arrayStart()
-        for line in lines {
-            out.objectStart()
-            out.key("label"); out.string(line.label)
-            out.key("value"); out.string(line.value)
-            out.objectEnd()
-        }
-        out.arrayEnd()
+        Callout.Line.writeDetails(lines.map { Callout.Line(label: $0.label, value: $0.value) }, to: &out)
     }
 }

@@ -15,10 +15,7 @@ extension FormatEngine {
         out.key("type"); out.string("starred")
         out.key("client"); out.string(client)
         out.key("reason"); out.string(reason)
-        out.key("field"); out.string(presentation.field.rawValue)
-        out.key("units"); out.string(presentation.units.rawValue)
-        out.key("windUnit"); out.string(presentation.windUnit.rawValue)
-        out.key("locale"); out.string(presentation.locale.rawValue)
+        presentation.write(to: &out)
         var count = 0
         out.key("items")
         out.arrayStart()

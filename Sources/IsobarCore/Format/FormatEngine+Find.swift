@@ -46,10 +46,7 @@ extension FormatEngine {
         out.key("client"); out.string(client)
         out.key("day"); out.string(day.rawValue)
         out.key("query"); out.string(query)
-        out.key("field"); out.string(presentation.field.rawValue)
-        out.key("units"); out.string(presentation.units.rawValue)
-        out.key("windUnit"); out.string(presentation.windUnit.rawValue)
-        out.key("locale"); out.string(presentation.locale.rawValue)
+        presentation.write(to: &out)
         try copySnapshotInfo(object, into: &out)
         var count = 0
         out.key("hits")
@@ -76,9 +73,14 @@ extension FormatEngine {
     /// A callout's station content (the keys `callout` writes after `clear`): `title`,
     /// `subtitle`, `coordinate`, `details`.
     func writeCalloutContent(_ station: Station, titles: TitleFormatter, day: Day, into out: inout JSONWriter) {
-        out.key("title"); out.string(station.name.isEmpty ? station.id : station.name)
-        out.key("subtitle"); out.string(station.id + " · " + titles.dayLabel(day))
-        out.key("coordinate"); station.coordinate.write(to: &out)
-        Self.writeLines(titles.details(station, day: day), into: &out)
+        calloutContent(station, titles: titles, day: day).writeMembers(to: &out)
+    }
+
+    /// A callout's content for `station`: its name (or id), "id · day", its coordinate and the
+    /// labelled lines of everything known, in `titles`' units and locale.
+    func calloutContent(_ station: Station, titles: TitleFormatter, day: Day) -> Callout.Content {
+        Callout.Content(title: station.name.isEmpty ? station.id : station.name, subtitle: station.id + " · " + titles.dayLabel(day),
+                        coordinate: station.coordinate,
+                        details: titles.details(station, day: day).map { Callout.Line(label: $0.label, value: $0.value) })
     }
 }

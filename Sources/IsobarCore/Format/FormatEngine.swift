@@ -41,47 +41,19 @@ public struct FormatEngine: Sendable {
     }
 
     private func annotations(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
-        let client = try object.requireName("client")
-        guard let version = try object.optionalInt("version") else { throw MessageError("missing required field \"version\"") }
-        let full = try object.optionalBool("full") ?? false
-        let day = try object.optionalEnum("day", Day.self) ?? .today
-        let presentation = try Presentation(from: object).resolved(defaults)
+        let visible = try Visible(headOf: object)
+        let presentation = visible.presentation.resolved(defaults)
         let titles = TitleFormatter(presentation)
-        guard let upsertField = object.field("upsert"), upsertField.kind == .array else {
-            throw MessageError("field \"upsert\" must be an array")
-        }
-        var removals: [String] = []
-        if let removeField = object.field("remove") {
-            guard removeField.kind == .array else { throw MessageError("field \"remove\" must be an array") }
-            for element in object.arrayElements(removeField) {
-                guard element.kind == .string else { throw MessageError("\"remove\" must hold station ids (strings)") }
-                removals.append(JSONDecodingAccess.string(object.storage, element.range))
-            }
-        }
-        out.objectStart()
-        out.key("type"); out.string("annotations")
-        out.key("client"); out.string(client)
-        out.key("version"); out.int(version)
-        out.key("full"); out.bool(full)
-        out.key("day"); out.string(day.rawValue)
-        out.key("field"); out.string(presentation.field.rawValue)
-        out.key("units"); out.string(presentation.units.rawValue)
-        out.key("windUnit"); out.string(presentation.windUnit.rawValue)
-        out.key("locale"); out.string(presentation.locale.rawValue)
-        try copySnapshotInfo(object, into: &out)
-        out.key("upsert")
-        out.arrayStart()
+        guard let upsertField = object.field("upsert") else { throw MessageError("field \"upsert\" must be an array") }
+        // The head and tail typed; each item written in place from the filter's line (the same
+        // bytes as `Annotations.Item.write(to:field:)`, copying text that is already canonical).
+        Annotations(client: visible.client, version: visible.version, full: visible.full, day: visible.day,
+                    presentation: presentation, snapshot: visible.snapshot).writeHead(to: &out)
         try object.forEachElement(upsertField) { (item, _) throws(MessageError) in
             guard let item else { throw MessageError("\"upsert\" must hold objects") }
             try annotation(item, titles: titles, into: &out)
         }
-        out.arrayEnd()
-        out.key("remove")
-        out.arrayStart()
-        for id in removals { out.string(id) }
-        out.arrayEnd()
-        out.objectEnd()
-        out.newline()
+        Annotations.writeTail(remove: visible.remove, to: &out)
     }
 
     private func annotation(_ item: JSONObject, titles: TitleFormatter, into out: inout JSONWriter) throws(MessageError) {
@@ -155,39 +127,16 @@ public struct FormatEngine: Sendable {
     }
 
     private func callout(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
-        let client = try object.requireName("client")
-        let id = try object.requireName("id")
-        let day = try object.optionalEnum("day", Day.self) ?? .today
-        let reason = try object.optionalString("reason") ?? ""
-        let presentation = try Presentation(from: object).resolved(defaults)
-        let titles = TitleFormatter(presentation)
-        out.objectStart()
-        out.key("type"); out.string("callout")
-        out.key("client"); out.string(client)
-        out.key("id"); out.string(id)
-        out.key("day"); out.string(day.rawValue)
-        out.key("reason"); out.string(reason)
-        guard let stationField = object.field("station"), let stationObject = object.object(stationField) else {
-            out.key("clear"); out.bool(true)
-            out.objectEnd()
-            out.newline()
-            return
-        }
-        let station = try Station(from: stationObject)
-        out.key("clear"); out.bool(false)
-        writeCalloutContent(station, titles: titles, day: day, into: &out)
-        if try stationObject.optionalBool("stale") == true { out.key("stale"); out.bool(true) }
-        try copySnapshotInfo(object, into: &out)
-        out.objectEnd()
-        out.newline()
+        let selection = try Selection(from: object)
+        let titles = TitleFormatter(selection.presentation.resolved(defaults))
+        let content = selection.station.map { calloutContent($0, titles: titles, day: selection.day) }
+        Callout(client: selection.client, id: selection.id, day: selection.day, reason: selection.reason, content: content,
+                stale: selection.stale, snapshot: selection.snapshot).write(to: &out)
     }
 
     /// Carries the data's provenance through, so clients can show "stored data, 3 h old".
     func copySnapshotInfo(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {
-        out.key("snapshot"); out.string(try object.optionalString("snapshot"))
-        out.key("source"); out.string(try object.optionalString("source"))
-        out.key("fetchedAt"); out.number(try object.optionalNumber("fetchedAt"))
-        out.key("ageSeconds"); out.number(try object.optionalNumber("ageSeconds"))
+        try SnapshotInfo(from: object).writeMembers(to: &out)
     }
 }
 

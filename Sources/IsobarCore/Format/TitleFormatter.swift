@@ -46,22 +46,26 @@ public struct TitleFormatter: Sendable {
     /// Wind details for graphical clients: converted speed, compass point (from), arrow and
     /// rotation (to). Direction keys are omitted when the direction is unknown or the air is calm.
     public func writeWind(speed mph: Double?, direction: Double?, into out: inout JSONWriter) {
-        guard let mph else { return }
+        guard let wind = wind(speed: mph, direction: direction) else { return }
+        out.key("wind")
+        wind.write(to: &out)
+    }
+
+    /// An annotation's wind value: the speed in the client's unit to 0.1, calm when it rounds to 0,
+    /// and otherwise where it blows from and to (nil when the speed is unknown).
+    public func wind(speed mph: Double?, direction: Double?) -> Annotations.Wind? {
+        guard let mph else { return nil }
         let speed = UnitConversion.speed(mph: mph, to: presentation.windUnit)
         let calm = phrases.number(speed, digits: 0) == "0"
-        out.key("wind")
-        out.objectStart()
-        out.key("speed"); out.number((speed * 10).rounded() / 10)
-        out.key("unit"); out.string(UnitConversion.label(presentation.windUnit))
-        out.key("calm"); out.bool(calm)
+        var wind = Annotations.Wind(speed: (speed * 10).rounded() / 10, unit: UnitConversion.label(presentation.windUnit), calm: calm)
         if let direction, !calm {
-            out.key("from"); out.string(Compass.point(from: direction, locale: presentation.locale))
-            out.key("fromDegrees"); out.number(Compass.normalized(direction))
-            out.key("to"); out.string(Compass.point(from: Compass.rotation(from: direction), locale: presentation.locale))
-            out.key("arrow"); out.string(Compass.arrow(from: direction))
-            out.key("rotation"); out.number(Compass.rotation(from: direction))
+            wind.from = Compass.point(from: direction, locale: presentation.locale)
+            wind.fromDegrees = Compass.normalized(direction)
+            wind.to = Compass.point(from: Compass.rotation(from: direction), locale: presentation.locale)
+            wind.arrow = Compass.arrow(from: direction)
+            wind.rotation = Compass.rotation(from: direction)
         }
-        out.objectEnd()
+        return wind
     }
 
     /// The wind text of a callout line: calm, or speed with its unit and where it blows from.

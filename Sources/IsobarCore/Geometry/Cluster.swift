@@ -28,6 +28,36 @@ public struct Cluster: Sendable, Equatable {
 
     public static func isCluster(_ key: UInt64) -> Bool { key & (1 << 63) != 0 }
 
+    /// The key of a `cluster:<level>:<row>:<column>` id, nil for anything else (or out of the
+    /// key's ranges: level -64...63, row and column 0..<2^24).
+    public static func key(forID id: String) -> UInt64? {
+        let parts = id.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "cluster", let level = Int(parts[1]), let row = Int(parts[2]), let column = Int(parts[3]),
+              (-64...63).contains(level), (0..<(1 << 24)).contains(row), (0..<(1 << 24)).contains(column) else { return nil }
+        return key(level: level, row: row, column: column)
+    }
+
+    public init(key: UInt64, count: Int, coordinate: Coordinate, temperature: Double? = nil, windSpeed: Double? = nil,
+                windDirection: Double? = nil, precipitation: Double? = nil) {
+        self.key = key
+        self.count = count
+        self.coordinate = coordinate
+        self.temperature = temperature
+        self.windSpeed = windSpeed
+        self.windDirection = windDirection
+        self.precipitation = precipitation
+    }
+
+    /// Reads a cluster element of a `visible` upsert (the members ``writeMembers(to:)`` writes).
+    public init(from object: JSONObject) throws(MessageError) {
+        let id = try object.requireName("id")
+        guard let key = Self.key(forID: id) else { throw MessageError("cluster id \"\(id)\" is not cluster:<level>:<row>:<column>") }
+        guard let count = try object.optionalInt("count"), count > 0 else { throw MessageError("a cluster needs a positive \"count\"") }
+        self.init(key: key, count: count, coordinate: try Coordinate(from: object),
+                  temperature: try object.optionalNumber("temperature"), windSpeed: try object.optionalNumber("windSpeed"),
+                  windDirection: try object.optionalNumber("windDirection"), precipitation: try object.optionalNumber("precipitation"))
+    }
+
     public var fingerprint: UInt64 {
         var hash = FNV1a()
         hash.add(key)

@@ -78,4 +78,17 @@ public struct ResolvedPresentation: Sendable, Equatable {
         self.windUnit = windUnit ?? (units == .metric ? .kmh : .mph)
         self.locale = locale
     }
+
+    /// Reads the four keys an answer to a client carries; any left out takes the defaults.
+    public init(from object: JSONObject) throws(MessageError) {
+        self = try Presentation(from: object).resolved(ResolvedPresentation())
+    }
+
+    /// Writes all four keys (`field`, `units`, `windUnit`, `locale`), as an answer to a client does.
+    public func write(to writer: inout JSONWriter) {
+        writer.key("field"); writer.string(field.rawValue)
+        writer.key("units"); writer.string(units.rawValue)
+        writer.key("windUnit"); writer.string(windUnit.rawValue)
+        writer.key("locale"); writer.string(locale.rawValue)
+    }
 }

@@ -18,4 +18,13 @@ public struct Select: Sendable, Equatable {
             id = nil
         }
     }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.objectStart()
+        writer.key("type"); writer.string("select")
+        writer.key("client"); writer.string(client)
+        writer.key("id"); writer.string(id)
+        writer.objectEnd()
+        writer.newline()
+    }
 }

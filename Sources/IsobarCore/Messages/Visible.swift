@@ -1,0 +1,140 @@
+/// `{"type":"visible",...}`: the filter's answer for one client, to the formatter. What the client
+/// should show as stations and clusters (values in the feed-neutral units), as a full set or a diff
+/// against the previous version. PROTOCOL.md "visible".
+///
+/// The filter writes one per changed view on its hot path, so besides the whole-message
+/// ``write(to:)`` it can write the head (``writeHead(to:)``), stream the items in place and close
+/// with ``writeTail(remove:to:)``: the same bytes as ``write(to:)`` without building the items.
+public struct Visible: Sendable, Equatable {
+    /// One element of `upsert`: a station or a cluster of stations.
+    public enum Item: Sendable, Equatable {
+        /// A station with every value a title needs; `stale` when older than `--stale-after`.
+        case station(Station, stale: Bool)
+        case cluster(Cluster)
+
+        public var id: String {
+            switch self {
+            case .station(let station, _): station.id
+            case .cluster(let cluster): cluster.id
+            }
+        }
+
+        public init(from object: JSONObject) throws(MessageError) {
+            if try object.optionalBool("cluster") == true {
+                self = .cluster(try Cluster(from: object))
+            } else {
+                self = .station(try Station(from: object), stale: try object.optionalBool("stale") ?? false)
+            }
+        }
+
+        /// The element as the filter writes it (stations without their details: the hot path).
+        public func write(to writer: inout JSONWriter) {
+            writer.objectStart()
+            switch self {
+            case .station(let station, let stale):
+                station.writeMembers(to: &writer)
+                if stale { writer.key("stale"); writer.bool(true) }
+            case .cluster(let cluster):
+                cluster.writeMembers(to: &writer)
+            }
+            writer.objectEnd()
+        }
+    }
+
+    public var client: String
+    /// The client's annotations version this answer makes (1, 2, …; PROTOCOL.md "Versions").
+    public var version: Int
+    /// A full set (replace everything) rather than a diff.
+    public var full: Bool
+    public var day: Day
+    public var snapshot: SnapshotInfo
+    /// What the client asked for, passed through for the formatter.
+    public var presentation: Presentation
+    public var upsert: [Item]
+    /// Ids (stations and clusters) to take off the map.
+    public var remove: [String]
+
+    public init(client: String, version: Int, full: Bool, day: Day, snapshot: SnapshotInfo = .none,
+                presentation: Presentation = Presentation(), upsert: [Item] = [], remove: [String] = []) {
+        self.client = client
+        self.version = version
+        self.full = full
+        self.day = day
+        self.snapshot = snapshot
+        self.presentation = presentation
+        self.upsert = upsert
+        self.remove = remove
+    }
+
+    /// Reads the whole message, every item typed.
+    public init(from object: JSONObject) throws(MessageError) {
+        try self.init(headOf: object)
+        guard let field = object.field("upsert"), field.kind == .array else { throw MessageError("field \"upsert\" must be an array") }
+        var items: [Item] = []
+        try object.forEachElement(field) { (element, _) throws(MessageError) in
+            guard let element else { throw MessageError("\"upsert\" must hold objects") }
+            items.append(try Item(from: element))
+        }
+        upsert = items
+    }
+
+    /// Reads everything but the `upsert` items (left empty), for a reader that streams them itself
+    /// (the formatter): type-checks `upsert` as an array and reads `remove`.
+    public init(headOf object: JSONObject) throws(MessageError) {
+        client = try object.requireName("client")
+        guard let version = try object.optionalInt("version") else { throw MessageError("missing required field \"version\"") }
+        self.version = version
+        full = try object.optionalBool("full") ?? false
+        day = try object.optionalEnum("day", Day.self) ?? .today
+        snapshot = try SnapshotInfo(from: object)
+        presentation = try Presentation(from: object)
+        guard let upsertField = object.field("upsert"), upsertField.kind == .array else {
+            throw MessageError("field \"upsert\" must be an array")
+        }
+        upsert = []
+        remove = try Self.readIDs(object, key: "remove")
+    }
+
+    /// The `remove` (or any) array of ids; absent is empty.
+    static func readIDs(_ object: JSONObject, key: StaticString) throws(MessageError) -> [String] {
+        guard let field = object.field(key) else { return [] }
+        guard field.kind == .array else { throw MessageError("field \"\(key)\" must be an array") }
+        var ids: [String] = []
+        for element in object.arrayElements(field) {
+            guard element.kind == .string else { throw MessageError("\"\(key)\" must hold ids (strings)") }
+            ids.append(JSONDecodingAccess.string(object.storage, element.range))
+        }
+        return ids
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        writeHead(to: &writer)
+        for item in upsert { item.write(to: &writer) }
+        Self.writeTail(remove: remove, to: &writer)
+    }
+
+    /// Everything up to and including `"upsert":[`; the items follow, then ``writeTail(remove:to:)``.
+    public func writeHead(to writer: inout JSONWriter) {
+        writer.objectStart()
+        writer.key("type"); writer.string("visible")
+        writer.key("client"); writer.string(client)
+        writer.key("version"); writer.int(version)
+        writer.key("full"); writer.bool(full)
+        writer.key("day"); writer.string(day.rawValue)
+        snapshot.writeMembers(to: &writer)
+        presentation.write(to: &writer)
+        writer.key("upsert")
+        writer.arrayStart()
+    }
+
+    /// Closes `upsert`, writes `remove` and ends the line.
+    public static func writeTail<Removed: Sequence<String>>(remove: Removed, to writer: inout JSONWriter) {
+        writer.arrayEnd()
+        writer.key("remove")
+        writer.arrayStart()
+        for id in remove { writer.string(id) }
+        writer.arrayEnd()
+        writer.objectEnd()
+        writer.newline()
+    }
+}
