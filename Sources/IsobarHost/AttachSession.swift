@@ -14,18 +14,11 @@ public final class AttachSession: @unchecked Sendable {
     public let client: String
     private let bus: BusClient
     private let lock = NSLock()
-    private var viewport: Viewport?
-    private var annotations = AnnotationSet()
-    private var lastCallout: [UInt8]?
-    /// The latest `place` or `results` answer (a `nearest` or `search` this client sent).
-    private var lastFound: [UInt8]?
-    private var lastStatus: String?
-    /// The latest `starred` list (this client's favorites).
-    private var lastStarred: [UInt8]?
-    private var answered = false
+    /// Everything the client knows and the rules for each message (pure; see `AttachState`).
+    private var state: AttachState
     private var closed = false
     private let heartbeat: Double
-    /// Print every annotations/callout/place/results/starred/report line on stdout (plain mode).
+    /// Print every annotations/callout/place/results/starred/report/error line on stdout (plain mode).
     public var printMessages = false
     /// Called (on the receive thread) after each applied message.
     public var onChange: (@Sendable () -> Void)?
@@ -37,12 +30,8 @@ public final class AttachSession: @unchecked Sendable {
     public init(client: String, initial: Viewport?, heartbeat: Double = AttachSession.defaultHeartbeat, endpoints: BrokerEndpoints = .fromEnvironment()) throws {
         self.client = client
         self.heartbeat = heartbeat
-        self.viewport = initial
-        // `place/`, `results/` and `starred/` answer `nearest`, `search` and `favorite` (PROTOCOL.md, "Find");
-        // `report/` answers `detail`.
-        bus = try BusClient(endpoints: endpoints, topics: ["annotations/\(client)", "callout/\(client)", "place/\(client)",
-                                                           "results/\(client)", "starred/\(client)", "report/\(client)", "error/\(client)",
-                                                           "resync", "status"])
+        state = AttachState(client: client, viewport: initial)
+        bus = try BusClient(endpoints: endpoints, topics: state.topics)
     }
 
     public func start() {
@@ -53,7 +42,7 @@ public final class AttachSession: @unchecked Sendable {
             var sinceHeartbeat = 0.0
             let tick = min(0.25, self?.heartbeat ?? 0.25)
             while let self, !self.isClosed {
-                let waiting = self.lock.withLock { !self.answered && self.viewport != nil }
+                let waiting = self.lock.withLock { self.state.isWaitingForAnswer }
                 if waiting { self.announce() }
                 Thread.sleep(forTimeInterval: tick)
                 sinceHeartbeat += tick
@@ -78,13 +67,7 @@ public final class AttachSession: @unchecked Sendable {
 
     /// Sends the viewport, with the version applied once the filter has answered.
     public func sendViewport() {
-        // A set broken by a gap reports version 0, which the filter never sends: the heartbeat then
-        // repairs it even when the resync asked for at the gap was lost too.
-        let current = lock.withLock { () -> Viewport? in
-            var viewport = self.viewport
-            viewport?.version = answered ? (annotations.broken ? 0 : annotations.version) : nil
-            return viewport
-        }
+        let current = lock.withLock { state.heartbeat }
         guard let viewport = current else { return }
         var writer = JSONWriter()
         viewport.write(to: &writer)
@@ -93,7 +76,7 @@ public final class AttachSession: @unchecked Sendable {
 
     /// Changes the viewport (pan, zoom, toggles) and sends it.
     public func update(_ viewport: Viewport) {
-        lock.withLock { self.viewport = viewport }
+        lock.withLock { state.update(viewport) }
         sendViewport()
     }
 
@@ -107,7 +90,7 @@ public final class AttachSession: @unchecked Sendable {
     public func publishFromInput(_ raw: UnsafeRawBufferPointer) {
         // Hold input until the filter knows this client (its first answer), at most 5 s, so a
         // `select` typed right after start is not refused for want of a viewport.
-        for _ in 0..<100 where lock.withLock({ !answered && viewport != nil }) {
+        for _ in 0..<100 where lock.withLock({ state.isWaitingForAnswer }) {
             Thread.sleep(forTimeInterval: 0.05)
         }
         guard let object = try? JSONObject(parsing: raw), let typeField = object.field("type"), let type = object.string(typeField) else {
@@ -122,66 +105,31 @@ public final class AttachSession: @unchecked Sendable {
             line.insert(contentsOf: member.bytes + (object.fields.isEmpty ? [] : [UInt8(ascii: ",")]), at: 1)
         }
         if type == "viewport", let parsed = try? JSONObject(storage: line), let viewport = try? Viewport(from: parsed) {
-            lock.withLock { self.viewport = viewport }
+            lock.withLock { state.update(viewport) }
         }
         bus.publish(line)
     }
 
     private func receive(topic: String, payload: [UInt8]) {
-        if topic == "resync" {
-            // A filter that (re)started asks everyone to re-announce.
-            if let object = try? JSONObject(storage: payload), (try? object.optionalString("client")) == nil {
-                announce()
-            }
-            return
+        let reaction = lock.withLock { state.receive(topic: topic, payload: payload) }
+        if reaction.announce { announce() }
+        if reaction.print && printMessages {
+            LineOutput.standardOutput.write(payload + [0x0A])
+            LineOutput.standardOutput.flush()
         }
-        if topic == "status" {
-            lock.withLock { lastStatus = String(decoding: payload, as: UTF8.self) }
-            onChange?()
-            return
-        }
-        if topic == "error/\(client)" {
-            // A stage refused something this client sent: say so (NDJSON mode prints it as is).
-            if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
-            return
-        }
-        if topic == "starred/\(client)" {
-            lock.withLock { lastStarred = payload }
-            if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
-            onChange?()
-            return
-        }
-        if topic == "place/\(client)" || topic == "results/\(client)" || topic == "report/\(client)" {
-            lock.withLock { lastFound = payload }
-            if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
-            onChange?()
-            return
-        }
-        if topic == "callout/\(client)" {
-            lock.withLock { lastCallout = payload }
-            if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
-            onChange?()
-            return
-        }
-        guard topic == "annotations/\(client)", let object = try? JSONObject(storage: payload) else { return }
-        let outcome = lock.withLock { () -> AnnotationSet.Outcome? in
-            answered = true
-            return try? annotations.apply(object)
-        }
-        if printMessages { LineOutput.standardOutput.write(payload + [0x0A]); LineOutput.standardOutput.flush() }
-        if case .gap = outcome {
+        if let reason = reaction.resync {
             var writer = JSONWriter()
-            Resync(client: client, reason: "version gap").write(to: &writer)
+            Resync(client: client, reason: reason).write(to: &writer)
             bus.publish(Array(writer.bytes.dropLast()))
         }
-        onChange?()
+        if reaction.changed { onChange?() }
     }
 
     /// The latest answer to a `nearest` or `search` (a `place` or `results` line), if any.
-    public var lastFindAnswer: [UInt8]? { lock.withLock { lastFound } }
+    public var lastFindAnswer: [UInt8]? { lock.withLock { state.found } }
 
     /// The latest favorites list (`starred`), if any came.
-    public var lastFavorites: [UInt8]? { lock.withLock { lastStarred } }
+    public var lastFavorites: [UInt8]? { lock.withLock { state.starred } }
 
     /// Publishes one client-contract line built here (a `nearest`, `search` or `favorite` from the
     /// terminal map), with this client's name.
@@ -197,7 +145,7 @@ public final class AttachSession: @unchecked Sendable {
 
     /// A consistent copy of what the client shows.
     public func snapshot() -> (viewport: Viewport?, annotations: AnnotationSet, callout: [UInt8]?, status: String?) {
-        lock.withLock { (viewport, annotations, lastCallout, lastStatus) }
+        lock.withLock { (state.viewport, state.annotations, state.callout, state.status) }
     }
 
     public func close() {

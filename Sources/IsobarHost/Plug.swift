@@ -6,8 +6,9 @@ import Darwin
 import Foundation
 import Logging
 
-/// The owner of a plug's child-process lifecycle (`PlugState`): starts COMMAND, restarts it with
-/// backoff when it exits, and stops it in order on shutdown.
+/// The owner of a plug's child process: starts COMMAND, restarts it with backoff when it exits,
+/// and stops it in order on shutdown, as `SupervisedCommand` (the supervisor logic it shares with
+/// `isobar up`) decides.
 ///
 /// `supervise` runs on the caller's thread; the input thread, the waiter threads of the children and the
 /// service's shutdown and cancellation handlers talk to it only through the methods below, which take `condition`'s lock.
@@ -18,18 +19,18 @@ final class Plug: @unchecked Sendable {
     private let stage: String
     private let logger: Logger
     private let condition = NSCondition()
-    private var state: PlugState = .starting {
+    private var command: SupervisedCommand<ChildProcess> {
         // Every change wakes the input thread, which waits in poll on its socket and this pipe.
         didSet { wake?.signal() }
     }
-    /// Wakes the input thread when `state` changes (nil: out of descriptors; it then polls on a timer).
+    /// Wakes the input thread when `command` changes (nil: out of descriptors; it then polls on a timer).
     let wake = WakePipe()
-    private var stopRequests = 0
 
     init(options: PlugOptions, logger: Logger) {
         self.options = options
         self.stage = options.displayName
         self.logger = logger
+        command = SupervisedCommand(backoff: options.backoff, restart: options.restart)
     }
 
     // MARK: Called from other threads
@@ -39,7 +40,7 @@ final class Plug: @unchecked Sendable {
     func inputTarget() -> (child: ChildProcess?, shuttingDown: Bool) {
         condition.lock()
         defer { condition.unlock() }
-        return (state.currentChild, state.isShuttingDown)
+        return (command.currentChild, command.isShuttingDown)
     }
 
     /// For the service's graceful shutdown (the first SIGTERM/SIGINT): stops the child in order
@@ -48,21 +49,15 @@ final class Plug: @unchecked Sendable {
     func requestStop() {
         condition.lock()
         defer { condition.unlock() }
-        stopRequests += 1
-        switch state {
-        case .running(let child, _):
+        let wasShuttingDown = command.isShuttingDown
+        switch command.requestStop() {
+        case .stopInOrder(let child):
             logger.info("stop requested; stopping \(options.command) (pid \(child.pid))")
-            state = .stopping(child)
-        case .starting, .backingOff:
-            logger.info("stop requested; stopping")
-            state = .stopping(nil)
-        case .stopping(let child):
-            if let child {
-                logger.warning("stop requested again; killing \(options.command) (pid \(child.pid)) and its process group")
-                child.sendToGroup(signal: SIGKILL)
-            }
-        case .stopped:
-            break
+        case .kill(let child):
+            logger.warning("stop requested again; killing \(options.command) (pid \(child.pid)) and its process group")
+            child.sendToGroup(signal: SIGKILL)
+        case .none:
+            if !wasShuttingDown { logger.info("stop requested; stopping") }
         }
         condition.broadcast()
     }
@@ -72,15 +67,9 @@ final class Plug: @unchecked Sendable {
     func kill() {
         condition.lock()
         defer { condition.unlock() }
-        switch state {
-        case .running(let child, _), .stopping(let child?):
+        if case .kill(let child) = command.kill() {
             logger.warning("killing \(options.command) (pid \(child.pid)) and its process group")
             child.sendToGroup(signal: SIGKILL)
-            state = .stopping(child)
-        case .starting, .backingOff, .stopping(nil):
-            state = .stopping(nil)
-        case .stopped:
-            break
         }
         condition.broadcast()
     }
@@ -98,11 +87,7 @@ final class Plug: @unchecked Sendable {
     /// status; 127 if it could not be started at all). Stdout and stderr readers are started for each
     /// child and registered in `readers`.
     func supervise(publisher: PlugPublisher, readers: DispatchGroup) -> Int32 {
-        var backoff = options.backoff
-        var restarts = 0
-        while true {
-            guard transition(to: .starting) else { break }
-
+        supervision: while locked({ $0.beginStart() }) {
             let child: ChildProcess
             do {
                 // The readiness file is plug's own: its command must not write it.
@@ -112,15 +97,18 @@ final class Plug: @unchecked Sendable {
                 }
             } catch {
                 logger.error("\(error)")
-                if !options.restart { return finish(exitCode: 127) }
-                let delay = backoff.nextDelay(afterRunningFor: .zero)
-                logger.info("retrying in \(Self.format(delay))")
-                guard waitOutBackoff(delay) else { break }
-                continue
+                switch locked({ $0.failedToStart(at: .now) }) {
+                case .finish(let exitCode): return exitCode
+                case .stop: break supervision
+                case .restart(let delay):
+                    logger.info("retrying in \(Self.format(delay))")
+                    guard waitOutBackoff(delay) else { break supervision }
+                    continue supervision
+                }
             }
 
             let started = ContinuousClock.now
-            guard transition(to: .running(child, since: started)) else {
+            guard locked({ $0.started(child, at: started) }) else {
                 stop(child)
                 break
             }
@@ -131,10 +119,10 @@ final class Plug: @unchecked Sendable {
             PlugOutput.startStderrReader(child: child, stage: stage, group: readers, logger: logger)
 
             condition.lock()
-            while child.exit == nil && !state.isShuttingDown {
+            while child.exit == nil && !command.isShuttingDown {
                 condition.wait()
             }
-            let stopping = state.isShuttingDown
+            let stopping = command.isShuttingDown
             condition.unlock()
             if stopping {
                 stop(child)
@@ -143,38 +131,38 @@ final class Plug: @unchecked Sendable {
             guard let exit = child.exit else { continue }
             Readiness.withdraw()
             let ranFor = ContinuousClock.now - started
-            if !options.restart {
+            switch locked({ $0.exited(status: exit.shellStatus, ranFor: ranFor, at: .now) }) {
+            case .finish(let exitCode):
                 logger.info("\(options.command) (pid \(child.pid)) \(exit) after \(Self.format(ranFor)); not restarting (--no-restart)")
-                return finish(exitCode: exit.shellStatus)
+                return exitCode
+            case .stop:
+                break supervision
+            case .restart(let delay):
+                let restarts = locked { $0.restarts }
+                logger.warning("\(options.command) (pid \(child.pid)) \(exit) after \(Self.format(ranFor)); restarting in \(Self.format(delay)) (restart #\(restarts))")
+                guard waitOutBackoff(delay) else { break supervision }
             }
-            let delay = backoff.nextDelay(afterRunningFor: ranFor)
-            restarts += 1
-            logger.warning("\(options.command) (pid \(child.pid)) \(exit) after \(Self.format(ranFor)); restarting in \(Self.format(delay)) (restart #\(restarts))")
-            guard waitOutBackoff(delay) else { break }
         }
         return finish(exitCode: 0)
     }
 
-    /// Moves to `next` unless shutdown has begun (then returns false and leaves the state alone).
-    private func transition(to next: PlugState) -> Bool {
+    /// Runs `body` on the lifecycle under the lock.
+    private func locked<T>(_ body: (inout SupervisedCommand<ChildProcess>) -> T) -> T {
         condition.lock()
         defer { condition.unlock() }
-        if state.isShuttingDown { return false }
-        state = next
-        return true
+        return body(&command)
     }
 
-    /// Sleeps `delay` in `.backingOff`, waking early for shutdown. Returns false if shutdown began.
+    /// Sleeps `delay` (the lifecycle is backing off), waking early for shutdown. Returns false if
+    /// shutdown began.
     private func waitOutBackoff(_ delay: Duration) -> Bool {
-        let until = ContinuousClock.now + delay
-        guard transition(to: .backingOff(until: until)) else { return false }
         let deadline = Date().addingTimeInterval(delay.timeInterval)
         condition.lock()
         defer { condition.unlock() }
-        while !state.isShuttingDown && Date() < deadline {
+        while !command.isShuttingDown && Date() < deadline {
             _ = condition.wait(until: deadline)
         }
-        return !state.isShuttingDown
+        return !command.isShuttingDown
     }
 
     /// Stops `child` in order: the input thread closes its stdin as soon as it sees `.stopping`; a
@@ -182,9 +170,6 @@ final class Plug: @unchecked Sendable {
     /// to its process group; after `terminateGrace` more, SIGKILL to the group. Whatever the stage
     /// started in its group and left running is killed too once the stage has exited.
     private func stop(_ child: ChildProcess) {
-        condition.lock()
-        state = .stopping(child)
-        condition.unlock()
         var exit = child.waitForExit(timeout: options.stdinCloseGrace)
         if exit == nil {
             logger.info("\(options.command) (pid \(child.pid)) still running \(Self.format(options.stdinCloseGrace)) after its stdin was closed; sending SIGTERM")
@@ -204,7 +189,7 @@ final class Plug: @unchecked Sendable {
 
     private func finish(exitCode: Int32) -> Int32 {
         condition.lock()
-        state = .stopped(exitCode: exitCode)
+        command.finish(exitCode: exitCode)
         condition.broadcast()
         condition.unlock()
         return exitCode

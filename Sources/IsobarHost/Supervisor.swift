@@ -39,21 +39,29 @@ public struct ServiceSpec: Sendable, Equatable {
 /// It runs as a `BlockingService` in a swift-service-lifecycle `ServiceGroup`, like every
 /// long-running isobar process.
 public final class Supervisor: @unchecked Sendable {
-    // @unchecked: `state`, `children` and `backoffs` are only touched under `lock`.
-    private enum State { case running, stopping }
+    // @unchecked: `commands` is only touched under `lock`.
 
     private let services: [ServiceSpec]
     private let logger: Logger
     private let lock = NSLock()
-    private var state = State.running
-    private var children: [String: ChildProcess] = [:]
-    private var backoffs: [String: Backoff] = [:]
+    /// Each service's lifecycle (the supervisor logic `isobar plug` uses too), by name.
+    private var commands: [String: SupervisedCommand<ChildProcess>]
     private let stopped = DispatchSemaphore(value: 0)
     private let logOutput = LineOutput.standardError
 
     public init(services: [ServiceSpec], logger: Logger) {
         self.services = services
         self.logger = logger
+        commands = Dictionary(services.map { ($0.name, SupervisedCommand<ChildProcess>()) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Runs `body` on a service's lifecycle under the lock (nil for an unknown name).
+    private func withCommand<T>(_ name: String, _ body: (inout SupervisedCommand<ChildProcess>) -> T) -> T? {
+        lock.withLock {
+            guard var command = commands[name] else { return nil }
+            defer { commands[name] = command }
+            return body(&command)
+        }
     }
 
     /// Starts everything and returns when a signal has stopped it all.
@@ -77,20 +85,22 @@ public final class Supervisor: @unchecked Sendable {
     func startAll() {
         for service in services {
             if service.startDelay > .zero { Thread.sleep(forTimeInterval: service.startDelay.timeInterval) }
-            if lock.withLock({ state == .stopping }) { break }
-            start(service)
+            guard start(service) else { break }
         }
-        if lock.withLock({ state == .running }) {
+        if lock.withLock({ !commands.values.contains { $0.isShuttingDown } }) {
             Readiness.announce(logger, "started \(services.map(\.name).joined(separator: ", "))")
         }
     }
 
     /// The pid of a service's current process, or nil while it is not running.
     func pid(of name: String) -> pid_t? {
-        lock.withLock { children[name]?.pid }
+        lock.withLock { commands[name]?.currentChild?.pid }
     }
 
-    private func start(_ service: ServiceSpec) {
+    /// Starts a service unless a stop began (then returns false).
+    @discardableResult
+    private func start(_ service: ServiceSpec) -> Bool {
+        guard withCommand(service.name, { $0.beginStart() }) == true else { return false }
         let started = ContinuousClock.now
         do {
             // The readiness file is up's own: its children must not write it.
@@ -99,7 +109,11 @@ public final class Supervisor: @unchecked Sendable {
                 self?.exited(service, exit: exit, ranFor: ContinuousClock.now - started)
             }
             child.stdin.close()
-            lock.withLock { children[service.name] = child }
+            guard withCommand(service.name, { $0.started(child, at: started) }) == true else {
+                // A stop began while it was being spawned: it never counts as running.
+                child.killTree()
+                return false
+            }
             pump(child.stdout, name: service.name)
             pump(child.stderr, name: service.name)
             logger.info("started \(service.name) (pid \(child.pid))")
@@ -107,23 +121,16 @@ public final class Supervisor: @unchecked Sendable {
             logger.error("cannot start \(service.name): \(error)")
             exited(service, exit: .exited(code: 127), ranFor: .zero)
         }
+        return true
     }
 
     private func exited(_ service: ServiceSpec, exit: ChildProcessExit, ranFor: Duration) {
-        let delay: Duration? = lock.withLock {
-            children[service.name] = nil
-            guard state == .running else { return nil }
-            var backoff = backoffs[service.name] ?? Backoff()
-            let delay = backoff.nextDelay(afterRunningFor: ranFor)
-            backoffs[service.name] = backoff
-            return delay
-        }
-        guard let delay else { return }
+        guard case .restart(let delay) = withCommand(service.name, { $0.exited(status: exit.shellStatus, ranFor: ranFor, at: .now) })
+        else { return }
         logger.warning("\(service.name) \(exit); restarting in \(delay)")
         Thread.detachNewThread { [weak self] in
             Thread.sleep(forTimeInterval: delay.timeInterval)
-            guard let self, self.lock.withLock({ self.state == .running }) else { return }
-            self.start(service)
+            self?.start(service)
         }
     }
 
@@ -151,8 +158,10 @@ public final class Supervisor: @unchecked Sendable {
     /// Stops every service, last started first.
     public func stop() {
         let running: [(ServiceSpec, ChildProcess)] = lock.withLock {
-            state = .stopping
-            return services.reversed().compactMap { service in children[service.name].map { (service, $0) } }
+            services.reversed().compactMap { service in
+                guard case .stopInOrder(let child)? = commands[service.name]?.requestStop() else { return nil }
+                return (service, child)
+            }
         }
         for (service, child) in running {
             child.send(signal: SIGTERM)
@@ -162,17 +171,26 @@ public final class Supervisor: @unchecked Sendable {
                 _ = child.waitForExit(timeout: .seconds(2))
             }
         }
-        stopped.signal()
+        finishAll()
     }
 
     /// Kills every service and its descendants at once (a second signal).
     func killAll() {
         let running: [ChildProcess] = lock.withLock {
-            state = .stopping
-            return Array(children.values)
+            services.compactMap { service in
+                guard case .kill(let child)? = commands[service.name]?.kill() else { return nil }
+                return child
+            }
         }
         for child in running { child.killTree() }
         for child in running { _ = child.waitForExit(timeout: .seconds(2)) }
+        finishAll()
+    }
+
+    private func finishAll() {
+        lock.withLock {
+            for name in commands.keys { commands[name]?.finish(exitCode: 0) }
+        }
         stopped.signal()
     }
 }

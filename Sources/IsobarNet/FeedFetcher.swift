@@ -52,7 +52,7 @@ public actor FeedFetcher {
     public init(options: FetchOptions, client: FeedClient, output: any FetchOutput, logger: Logger,
                 clock: @escaping @Sendable () -> Double = UnixClock.now, jitter: Jitter = .system) throws(FetchOptionsError) {
         try options.validate()
-        let backoff = RetryBackoff(base: options.backoffBase, cap: options.backoffCap)
+        let backoff = Backoff(initial: .seconds(options.backoffBase), maximum: .seconds(options.backoffCap))
         for (day, texts) in [(Day.today, [options.today] + options.moreToday), (Day.tomorrow, [options.tomorrow] + options.moreTomorrow)] {
             var sources: [(location: FeedSource, format: FeedFormat)] = []
             for text in texts {

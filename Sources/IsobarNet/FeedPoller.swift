@@ -1,3 +1,4 @@
+import IsobarCore
 /// The polling policy for one feed source, with no I/O: when to fetch next, which conditional
 /// headers to send, whether new content is a change, and how long to back off after a failure.
 ///
@@ -38,13 +39,13 @@ public struct FeedPoller: Sendable {
     }
 
     public let interval: Double
-    public let backoff: RetryBackoff
+    public let backoff: Backoff
     public private(set) var state: State = .idle
     public private(set) var validators = ConditionalValidators()
     /// Id of the last snapshot published from this source.
     public private(set) var snapshotID: String?
 
-    public init(interval: Double, backoff: RetryBackoff) {
+    public init(interval: Double, backoff: Backoff) {
         self.interval = interval
         self.backoff = backoff
     }

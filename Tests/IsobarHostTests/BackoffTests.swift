@@ -1,3 +1,4 @@
+import IsobarCore
 import Testing
 @testable import IsobarHost
 

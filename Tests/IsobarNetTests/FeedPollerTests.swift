@@ -1,3 +1,4 @@
+import IsobarCore
 import IsobarNet
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
     let etag = ConditionalValidators(etag: "\"a\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT")
 
     @Test func firstFetchIsDueAtOnceAndUnconditional() {
-        var poller = FeedPoller(interval: 60, backoff: RetryBackoff())
+        var poller = FeedPoller(interval: 60, backoff: Backoff(initial: .seconds(1), maximum: .seconds(300)))
         #expect(poller.state == .idle)
         #expect(poller.secondsUntilDue(now: 0) == 0)
         #expect(poller.begin().isEmpty)
@@ -13,7 +14,7 @@ import Testing
     }
 
     @Test func newContentIsPublishedAndItsValidatorsSentNextTime() {
-        var poller = FeedPoller(interval: 60, backoff: RetryBackoff())
+        var poller = FeedPoller(interval: 60, backoff: Backoff(initial: .seconds(1), maximum: .seconds(300)))
         _ = poller.begin()
         #expect(poller.complete(.content(snapshotID: "s1", validators: etag), now: 100, jitter: 0.5) == .publish(retryIn: 60))
         #expect(poller.state == .waiting(until: 160))
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func notModifiedAndSameContentAreUnchanged() {
-        var poller = FeedPoller(interval: 60, backoff: RetryBackoff())
+        var poller = FeedPoller(interval: 60, backoff: Backoff(initial: .seconds(1), maximum: .seconds(300)))
         _ = poller.begin()
         _ = poller.complete(.content(snapshotID: "s1", validators: etag), now: 0, jitter: 0)
         _ = poller.begin()
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func failuresBackOffExponentiallyAndKeepTheLastGoodState() {
-        var poller = FeedPoller(interval: 60, backoff: RetryBackoff(base: 1, cap: 8))
+        var poller = FeedPoller(interval: 60, backoff: Backoff(initial: .seconds(1), maximum: .seconds(8)))
         _ = poller.begin()
         _ = poller.complete(.content(snapshotID: "s1", validators: etag), now: 0, jitter: 0)
         var retries: [Double] = []
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func badBodyDoesNotUpdateValidators() {
-        var poller = FeedPoller(interval: 60, backoff: RetryBackoff())
+        var poller = FeedPoller(interval: 60, backoff: Backoff(initial: .seconds(1), maximum: .seconds(300)))
         _ = poller.begin()
         _ = poller.complete(.content(snapshotID: "s1", validators: etag), now: 0, jitter: 0)
         _ = poller.begin()
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func notModifiedWithoutAnEarlierCopyIsAFailure() {
-        var poller = FeedPoller(interval: 60, backoff: RetryBackoff())
+        var poller = FeedPoller(interval: 60, backoff: Backoff(initial: .seconds(1), maximum: .seconds(300)))
         _ = poller.begin()
         guard case .failed(let reason, 1, _) = poller.complete(.notModified, now: 0, jitter: 0) else {
             Issue.record("a 304 with nothing kept cannot be a success")
