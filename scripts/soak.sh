@@ -12,10 +12,10 @@
 # set equals brute force within 90 s and the SQLite store passes `PRAGMA integrity_check`.
 # Writes .build/soak/RUN/ (up.log, kills.log, rss.csv, clients.json, summary.txt).
 # ISOBAR_SOAK_FAULTS=0 keeps the load and leaves out the kills and feed faults (to tell a capacity
-# problem from a recovery problem); ISOBAR_SOAK_SKIP_BUILD=1 uses the built .build/debug/isobar.
+# problem from a recovery problem); ISOBAR_SOAK_SKIP_BUILD=1 uses the built .build/debug/isobar;
+# ISOBAR_SOAK_BINARY=PATH uses that isobar (a release build: `swift build -c release --product isobar`).
 #
-# STATIONS: `fetch` refuses a feed body over 8 MiB (Limits.feedBodyBytes, `fetch
-# --max-body-bytes`), and `isobar up` has no option to raise it; 40,000 onX records are ~5.6 MB.
+# STATIONS: the feed body is ~140 bytes a station; `up --max-body-bytes` is raised to fit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -24,8 +24,12 @@ stations=${2:-40000}
 bus=${3:-900}
 websocket=${4:-100}
 bash scripts/deps.sh python3-zmq python3-websockets python3-numpy
-[ -n "${ISOBAR_SOAK_SKIP_BUILD:-}" ] || nice -n 10 swift build --product isobar 2>&1 | grep -vE 'prohibited flag' | tail -2
-B=$PWD/.build/debug/isobar
+if [ -n "${ISOBAR_SOAK_BINARY:-}" ]; then
+  B=$(realpath "$ISOBAR_SOAK_BINARY")
+else
+  [ -n "${ISOBAR_SOAK_SKIP_BUILD:-}" ] || nice -n 10 swift build --product isobar 2>&1 | grep -vE 'prohibited flag' | tail -2
+  B=$PWD/.build/debug/isobar
+fi
 run=.build/soak/$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$run/feed" "$run/data"
 echo "soak: $minutes min, $stations stations, $bus bus + $websocket WebSocket clients; in $run" >&2
@@ -72,7 +76,7 @@ start_feed() {  # [FAULT]
 }
 start_feed
 "$B" up --today "http://127.0.0.1:$feed_port/today.json" --tomorrow "http://127.0.0.1:$feed_port/tomorrow.json" \
-  --interval 5 --backoff-cap 5 --data-dir "$run/data" --gateway "127.0.0.1:$gateway_port" >"$run/up.log" 2>&1 &
+  --interval 5 --backoff-cap 5 --max-body-bytes $((stations * 200 + 1048576)) --data-dir "$run/data" --gateway "127.0.0.1:$gateway_port" >"$run/up.log" 2>&1 &
 up_pid=$!
 for _ in $(seq 1 240); do
   curl -fsS "http://127.0.0.1:$gateway_port/healthz" >/dev/null 2>&1 && break

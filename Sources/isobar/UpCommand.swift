@@ -43,6 +43,8 @@ struct UpCommand: AsyncParsableCommand {
     var staleAfter: Double = 60
     @Option(help: "Longest retry wait in seconds after feed failures (fetch --backoff-cap).")
     var backoffCap: Double = 300
+    @Option(help: "Largest accepted feed body in bytes (fetch --max-body-bytes).")
+    var maxBodyBytes = Limits.feedBodyBytes
     @Option(help: "Data directory for the SQLite store.")
     var dataDir = PersistOptions.defaultDataDirectory
     @Option(help: "Formatter default units (imperial, metric).")
@@ -85,7 +87,7 @@ struct UpCommand: AsyncParsableCommand {
                 "plug", "--name", "fetch"] + Self.subscribe(FeedFetcher.subscriptions) + ["--",
                 me, "fetch"] + todayURLs.flatMap { ["--today", $0] } + tomorrowURLs.flatMap { ["--tomorrow", $0] } + [
                 "--interval", String(pollInterval),
-                "--backoff-cap", String(backoffCap), "--format", format.rawValue,
+                "--backoff-cap", String(backoffCap), "--max-body-bytes", String(maxBodyBytes), "--format", format.rawValue,
                 "--openweather-units", openWeatherUnits.rawValue],
                 startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout),
         ]
