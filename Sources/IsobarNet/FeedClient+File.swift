@@ -10,18 +10,18 @@ extension FeedClient {
     ///
     /// The file's size and modification time play the part of an ETag: when neither changed since the
     /// last good read, the answer is `.notModified` without reading the file again.
-    func fetchFile(_ path: String, validators: ConditionalValidators) async -> FetchResponse {
+    func fetchFile(_ path: String, validators: ConditionalValidators, streamingOnX: Bool = false) async -> FetchResponse {
         let limit = maxBodyBytes
         do {
             return try await NIOThreadPool.singleton.runIfActive {
-                Self.readFile(path, validators: validators, limit: limit)
+                Self.readFile(path, validators: validators, limit: limit, streamingOnX: streamingOnX)
             }
         } catch {
             return .failed("could not read \(path): \(error)")
         }
     }
 
-    static func readFile(_ path: String, validators: ConditionalValidators, limit: Int) -> FetchResponse {
+    static func readFile(_ path: String, validators: ConditionalValidators, limit: Int, streamingOnX: Bool = false) -> FetchResponse {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failed("could not open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -38,7 +38,7 @@ extension FeedClient {
         if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
             return .failed("\(path) is \(info.st_size) bytes, over the \(limit)-byte limit")
         }
-        var bytes: [UInt8] = []
+        var body = BodyReader(streamingOnX: streamingOnX)
         let chunk = 64 * 1024
         var buffer = [UInt8](repeating: 0, count: chunk)
         while true {
@@ -48,9 +48,9 @@ extension FeedClient {
                 return .failed("could not read \(path): \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
-            guard bytes.count + n <= limit else { return .failed("\(path) exceeds the \(limit)-byte limit; stopped reading") }
-            bytes.append(contentsOf: buffer[0..<n])
+            guard body.count + n <= limit else { return .failed("\(path) exceeds the \(limit)-byte limit; stopped reading") }
+            buffer.withUnsafeBytes { body.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
-        return .body(bytes, ConditionalValidators(etag: tag))
+        return body.finish(ConditionalValidators(etag: tag))
     }
 }

@@ -43,17 +43,19 @@ public final class FeedClient: Sendable {
         try? await http.shutdown()
     }
 
-    /// Fetches `source` once, conditionally on `validators`.
-    public func fetch(_ source: FeedSource, validators: ConditionalValidators, logger: Logger) async -> FetchResponse {
+    /// Fetches `source` once, conditionally on `validators`. With `streamingOnX` the body is read as
+    /// an onX feed while it arrives (`.parsed`, or `.failed` with the refusal), never held whole.
+    public func fetch(_ source: FeedSource, validators: ConditionalValidators, logger: Logger,
+                      streamingOnX: Bool = false) async -> FetchResponse {
         switch source {
-        case .http(let url): await fetchHTTP(url, validators: validators, logger: logger)
-        case .file(let path): await fetchFile(path, validators: validators)
+        case .http(let url): await fetchHTTP(url, validators: validators, logger: logger, streamingOnX: streamingOnX)
+        case .file(let path): await fetchFile(path, validators: validators, streamingOnX: streamingOnX)
         }
     }
 
     /// The request races a timer: AHC's own deadline covers only the response head, and a server that
     /// trickles the body must not hold the fetcher longer than `timeout` either.
-    func fetchHTTP(_ url: String, validators: ConditionalValidators, logger: Logger) async -> FetchResponse {
+    func fetchHTTP(_ url: String, validators: ConditionalValidators, logger: Logger, streamingOnX: Bool = false) async -> FetchResponse {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: "isobar-fetch")
@@ -64,7 +66,7 @@ public final class FeedClient: Sendable {
         let timeoutReason = "timed out after \(Self.seconds(timeout)) s"
         let request0 = request
         return await withTaskGroup(of: FetchResponse?.self) { group in
-            group.addTask { await self.exchange(request0, deadline: deadline, logger: logger) }
+            group.addTask { await self.exchange(request0, deadline: deadline, logger: logger, streamingOnX: streamingOnX) }
             group.addTask {
                 do { try await Task.sleep(nanoseconds: UInt64(nanoseconds)) } catch { return nil }
                 return .failed(timeoutReason)
@@ -78,7 +80,7 @@ public final class FeedClient: Sendable {
         }
     }
 
-    private func exchange(_ request: HTTPClientRequest, deadline: NIODeadline, logger: Logger) async -> FetchResponse {
+    private func exchange(_ request: HTTPClientRequest, deadline: NIODeadline, logger: Logger, streamingOnX: Bool) async -> FetchResponse {
         do {
             let response = try await http.execute(request, deadline: deadline, logger: logger)
             let status = response.status
@@ -89,16 +91,16 @@ public final class FeedClient: Sendable {
                 if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > maxBodyBytes {
                     return .failed("body of \(declared) bytes exceeds the \(maxBodyBytes)-byte limit")
                 }
-                var bytes: [UInt8] = []
-                for try await chunk in response.body {
-                    guard bytes.count + chunk.readableBytes <= maxBodyBytes else {
-                        return .failed("body exceeds the \(maxBodyBytes)-byte limit; stopped reading")
-                    }
-                    bytes.append(contentsOf: chunk.readableBytesView)
-                }
                 let validators = ConditionalValidators(etag: response.headers.first(name: "etag"),
                                                        lastModified: response.headers.first(name: "last-modified"))
-                return .body(bytes, validators)
+                var body = BodyReader(streamingOnX: streamingOnX)
+                for try await chunk in response.body {
+                    guard body.count + chunk.readableBytes <= maxBodyBytes else {
+                        return .failed("body exceeds the \(maxBodyBytes)-byte limit; stopped reading")
+                    }
+                    chunk.withUnsafeReadableBytes { body.append($0) }
+                }
+                return body.finish(validators)
             case 300..<400:
                 let location = response.headers.first(name: "location") ?? "(no Location)"
                 return .failed("HTTP \(status.code) redirect to \(location.prefix(200)) not followed: only http(s) targets, at most \(maxRedirects) redirects")

@@ -128,7 +128,8 @@ public actor FeedFetcher {
             guard let feed = feeds[day] else { continue }
             if let latest = feed.latest {
                 OnXFeed.writeSnapshot(day: day, stations: latest.stations, source: .feed, fetchedAt: latest.fetchedAt,
-                                      ageSeconds: max(0, now - latest.fetchedAt), id: latest.id, into: &writer)
+                                      ageSeconds: max(0, now - latest.fetchedAt), id: latest.id, into: &writer,
+                                      flush: { self.output.write(&$0) })
                 republished.append(latest.id)
             }
             feed.status?.write(to: &writer)
@@ -147,10 +148,14 @@ public actor FeedFetcher {
     /// together changes when any one does (an unchanged result is still recognised by its id).
     private func request(_ day: Day) async -> [FetchResponse]? {
         guard let sources = feeds[day]?.sources, let validators = feeds[day]?.poller.begin() else { return nil }
-        if sources.count == 1 { return [await client.fetch(sources[0].location, validators: validators, logger: logger)] }
+        // onX bodies are read as they arrive (a million records are never held whole).
+        if sources.count == 1 {
+            return [await client.fetch(sources[0].location, validators: validators, logger: logger, streamingOnX: sources[0].format == .onx)]
+        }
         var responses: [FetchResponse] = []
         for source in sources {
-            responses.append(await client.fetch(source.location, validators: ConditionalValidators(), logger: logger))
+            responses.append(await client.fetch(source.location, validators: ConditionalValidators(), logger: logger,
+                                                streamingOnX: source.format == .onx))
         }
         return responses
     }
@@ -167,6 +172,9 @@ public actor FeedFetcher {
                 return .failure(MessageError(name + "answered not modified to an unconditional request"))
             case .failed(let reason):
                 return .failure(MessageError(name + reason))
+            case .parsed(let parsed, let given):
+                parts.append((.onx, parsed))
+                validators = given
             case .body(let bytes, let given):
                 do {
                     let (parsed, chosen) = try source.format.parse(bytes, day: feed.day, options: formatOptions, stage: "fetch")
@@ -216,7 +224,9 @@ public actor FeedFetcher {
             // Newest data wins downstream (SnapshotRank): each new snapshot's fetchedAt is after the
             // last one's even if the wall clock stepped back, or consumers would keep the old data.
             let fetchedAt = max(now, (feed.latest?.fetchedAt ?? -.infinity).nextUp)
-            OnXFeed.writeSnapshot(day: day, stations: parsed.stations, source: .feed, fetchedAt: fetchedAt, id: snapshotID, into: &writer)
+            // In pieces: the actor runs this without suspending, so no other write comes between them.
+            OnXFeed.writeSnapshot(day: day, stations: parsed.stations, source: .feed, fetchedAt: fetchedAt, id: snapshotID, into: &writer,
+                                  flush: { self.output.write(&$0) })
             feed.latest = Latest(id: snapshotID, stations: parsed.stations, fetchedAt: fetchedAt)
             let status = StatusMessage(day: day, state: .ok, url: url)
             status.write(to: &writer)

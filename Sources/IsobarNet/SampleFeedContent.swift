@@ -48,7 +48,7 @@ public final class SampleFeedContent: @unchecked Sendable {
             switch FeedClient.readFile(path, validators: ConditionalValidators(), limit: 64 << 20) {
             case .body(let bytes, _): files[day] = bytes
             case .failed(let reason): throw SampleFeedError("\(reason) (set the fixtures directory with --fixtures DIR)")
-            case .notModified: throw SampleFeedError("could not read \(path)")
+            case .notModified, .parsed: throw SampleFeedError("could not read \(path)")
             }
         }
         try self.init(fixtures: files, drift: drift)

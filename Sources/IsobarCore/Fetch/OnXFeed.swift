@@ -11,25 +11,13 @@ public enum OnXFeed {
     public typealias Parsed = ParsedFeed
 
     public static func parse(_ body: [UInt8], stage: String = "fetch") throws(MessageError) -> Parsed {
-        let array: JSONArray
-        do {
-            array = try JSONArray(storage: body)
-        } catch {
-            throw MessageError("feed body is not a JSON array of station records: \(error)")
+        var stream = OnXFeedStream(stage: stage)
+        var failure: MessageError?
+        body.withUnsafeBytes { raw in
+            do throws(MessageError) { try stream.append(raw) } catch { failure = error }
         }
-        guard !array.elements.isEmpty else { throw MessageError("feed body is an empty array; keeping the previous snapshot") }
-        var collector = FeedCollector(stage: stage)
-        for element in array.elements {
-            let excerpt = FeedBody.excerpt(array.storage[element.range])
-            guard element.kind == .object else {
-                collector.rejectNonObject(element.kind, excerpt: excerpt)
-                continue
-            }
-            collector.add(excerpt: excerpt) { (warnings: inout [String]) throws(MessageError) in
-                try record(array.object(at: element.range), warnings: &warnings)
-            }
-        }
-        return try collector.finish()
+        if let failure { throw failure }
+        return try stream.finish()
     }
 
     /// True when `object` looks like an onX record (how `auto` recognises the format).
@@ -55,12 +43,16 @@ public enum OnXFeed {
         return day.rawValue + "-" + hash.hex
     }
 
-    /// Writes a whole snapshot: every station (seq 0..<n) then the end marker.
+    /// Writes a whole snapshot: every station (seq 0..<n) then the end marker. With `flush`, hands
+    /// the writer over each time it holds `flushEvery` bytes, so a million stations are written in
+    /// pieces instead of one buffer of hundreds of megabytes.
     public static func writeSnapshot(day: Day, stations: [Station], source: SnapshotEnd.Source, fetchedAt: Double,
-                                     ageSeconds: Double = 0, id: String? = nil, into out: inout JSONWriter) {
+                                     ageSeconds: Double = 0, id: String? = nil, into out: inout JSONWriter,
+                                     flushEvery: Int = 1 << 20, flush: ((inout JSONWriter) -> Void)? = nil) {
         let snapshot = id ?? snapshotID(day: day, stations: stations)
         for (seq, station) in stations.enumerated() {
             StationMessage(day: day, snapshot: snapshot, seq: seq, station: station).write(to: &out)
+            if let flush, out.bytes.count >= flushEvery { flush(&out) }
         }
         SnapshotEnd(day: day, snapshot: snapshot, count: stations.count, source: source,
                     fetchedAt: fetchedAt, ageSeconds: ageSeconds).write(to: &out)
