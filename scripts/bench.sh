@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
 out="${ISOBAR_BENCH_OUT:-/dev/null}"
-only="${ISOBAR_BENCH_ONLY:-bus-hop pipe-filter latency clients dense find memory gateway}"
+only="${ISOBAR_BENCH_ONLY:-bus-hop pipe-filter latency clients dense find memory fetch gateway}"
 bin="${ISOBAR_BENCH_BIN:-}"
 if [ -z "$bin" ]; then
   bash scripts/deps.sh >/dev/null
@@ -45,4 +45,5 @@ step clients --runs "$runs" --steps 60 --pan-step 0.1 --zoom-step 1.1   # finger
 step dense --runs "$runs"
 step find --runs "$runs"                                                # nearest and search: 1M in process, 100,000 through the pipeline
 step memory --runs "$runs" --file "$data"
+step fetch --runs "$runs" --feed "$work/onx-1m.json"                   # isobar fetch of a 1M-station onX feed vs json.load
 step gateway --runs "$runs" --idle 9000 --panning 1000 --stations 100000   # WebSocket clients through the gateway
