@@ -96,6 +96,11 @@ public struct JSONArrayStream {
                 // Locals, so the loop keeps them in registers.
                 var inString = inNestedString, isEscaped = escaped, level = depth
                 while i < n {
+                    if !isEscaped {
+                        // Most bytes are none of " \ { } [ ]: skip them in a tight loop.
+                        while i < n && !Self.isStructural(chunk[i]) { i += 1 }
+                        if i == n { break }
+                    }
                     let byte = chunk[i]
                     if inString {
                         if isEscaped {
@@ -175,6 +180,11 @@ public struct JSONArrayStream {
         state = .afterElement
         count += 1
         do { try body(element, isObject, elementStart) } catch { throw .element(error) }
+    }
+
+    /// `"`, `\\`, `{`, `}`, `[` or `]` (`[` and `]` are `{` and `}` with bit 5 clear).
+    @inline(__always) static func isStructural(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte | 0x20 == UInt8(ascii: "{") || byte | 0x20 == UInt8(ascii: "}")
     }
 
     static func isWhitespace(_ byte: UInt8) -> Bool {
