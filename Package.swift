@@ -57,6 +57,16 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: strict),
         // SQLite snapshot store (GRDB).
+        // The sample feed (`isobar sample-feed`): an HTTP server for demos and tests, apart from the
+        // fetcher it serves (it reads its fixture files with the fetcher's file reader).
+        .target(name: "IsobarSampleFeed", dependencies: [
+            "IsobarCore", "IsobarStdio", "IsobarNet",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: strict),
         .target(name: "IsobarStore", dependencies: [
             "IsobarCore", "IsobarStdio",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -78,7 +88,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: [
-            "IsobarCore", "IsobarBus", "IsobarStdio", "IsobarHost", "IsobarNet", "IsobarStore", "IsobarGateway",
+            "IsobarCore", "IsobarBus", "IsobarStdio", "IsobarHost", "IsobarNet", "IsobarSampleFeed", "IsobarStore", "IsobarGateway",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -95,7 +105,7 @@ let package = Package(
         .target(name: "IsobarTestSupport", dependencies: ["IsobarHost"], path: "Tests/IsobarTestSupport", swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"], swiftSettings: strict),
-        .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarCore", "IsobarStdio"], swiftSettings: strict),
+        .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarSampleFeed", "IsobarCore", "IsobarStdio"], swiftSettings: strict),
         .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus"], swiftSettings: strict),
         .testTarget(name: "IsobarGatewayTests", dependencies: [

@@ -21,7 +21,7 @@ extension FeedClient {
         }
     }
 
-    static func readFile(_ path: String, validators: ConditionalValidators, limit: Int, streamingOnX: Bool = false) -> FetchResponse {
+    public static func readFile(_ path: String, validators: ConditionalValidators, limit: Int, streamingOnX: Bool = false) -> FetchResponse {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failed("could not open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }

@@ -137,7 +137,7 @@ public final class FeedClient: Sendable {
         return "request failed: \(error)"
     }
 
-    static func seconds(_ value: Double) -> String {
+    public static func seconds(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 }

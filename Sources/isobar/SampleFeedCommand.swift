@@ -1,5 +1,6 @@
 import ArgumentParser
 import IsobarNet
+import IsobarSampleFeed
 import Logging
 
 struct SampleFeedCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import IsobarCore
 import IsobarNet
+import IsobarSampleFeed
 import Testing
 
 /// The real fetcher against the real sample feed on 127.0.0.1:0.

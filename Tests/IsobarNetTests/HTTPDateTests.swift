@@ -1,4 +1,5 @@
 import IsobarNet
+import IsobarSampleFeed
 import Testing
 
 @Suite struct HTTPDateTests {

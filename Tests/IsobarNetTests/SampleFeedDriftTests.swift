@@ -1,5 +1,6 @@
 import IsobarCore
 import IsobarNet
+import IsobarSampleFeed
 import Testing
 
 @Suite struct SampleFeedDriftTests {

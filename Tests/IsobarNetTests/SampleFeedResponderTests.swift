@@ -1,5 +1,6 @@
 import IsobarCore
 import IsobarNet
+import IsobarSampleFeed
 import NIOHTTP1
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import IsobarCore
 import IsobarNet
+import IsobarSampleFeed
 import Logging
 import IsobarStdio
 

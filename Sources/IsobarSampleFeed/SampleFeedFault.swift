@@ -1,3 +1,4 @@
+import IsobarNet
 /// A way for the sample feed to misbehave, chosen per request (`?fault=...`) or for every request
 /// (`--fault ...`), so one server can exercise each failure path of the fetcher.
 ///

@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import IsobarNet
 
 /// The sample feed's HTTP server as a swift-service-lifecycle `Service`: serves until the group's
 /// graceful shutdown (SIGINT/SIGTERM), then stops the server and returns.

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import IsobarNet
 
 /// The sample feed's HTTP/1.1 server (SwiftNIO): serves what `SampleFeedResponder` decides, one task
 /// per connection, keep-alive and pipelining handled by NIOHTTP1.

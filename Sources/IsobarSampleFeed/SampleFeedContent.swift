@@ -5,6 +5,7 @@ import Darwin
 #endif
 import IsobarCore
 import IsobarStdio
+import IsobarNet
 
 /// The two feeds the sample server serves: the fixtures, loaded once at start, and the drifted body
 /// of the current epoch, rendered once per epoch and day and then reused with its ETag.

@@ -1,6 +1,7 @@
 import IsobarStdio
 import Logging
 import ServiceLifecycle
+import IsobarNet
 
 /// `isobar sample-feed`: serves `/today.json`, `/tomorrow.json` (drifting onX data with ETag and
 /// Last-Modified, optional faults) and `/health` until SIGINT or SIGTERM, then returns 0.

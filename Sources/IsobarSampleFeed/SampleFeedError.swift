@@ -1,3 +1,4 @@
+import IsobarNet
 /// A sample-feed setup problem (missing fixture, bad option, port in use); `description` says what
 /// to change.
 public struct SampleFeedError: Error, Equatable, CustomStringConvertible, Sendable {

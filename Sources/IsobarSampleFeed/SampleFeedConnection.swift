@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOHTTP1
+import IsobarNet
 
 /// Serves the requests of one connection in order, carrying out each `SampleFeedReply`: delays,
 /// trickled and truncated bodies, dropped connections and streamed oversized bodies.

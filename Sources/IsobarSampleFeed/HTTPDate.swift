@@ -2,6 +2,7 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import IsobarNet
 #endif
 
 /// HTTP dates (`Last-Modified`, `If-Modified-Since`) in the IMF-fixdate form of RFC 9110,

@@ -1,4 +1,5 @@
 import IsobarCore
+import IsobarNet
 
 /// Deterministic weather drift for the sample feed: the values of epoch n are a pure function of
 /// (seed, day, station id, n), so every run, every process and every test sees the same weather at

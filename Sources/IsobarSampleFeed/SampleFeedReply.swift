@@ -1,4 +1,5 @@
 import NIOHTTP1
+import IsobarNet
 
 /// What the sample feed sends for one request, decided without any I/O (see `SampleFeedResponder`)
 /// and then carried out on the connection.

@@ -1,3 +1,4 @@
+import IsobarNet
 /// The sample feed's clock arithmetic: which drift epoch a moment falls in and when that epoch began.
 ///
 /// Epoch n covers [origin + n * period, origin + (n + 1) * period). Its start, rounded down to whole

@@ -1,6 +1,7 @@
 import IsobarCore
 import IsobarStdio
 import NIOHTTP1
+import IsobarNet
 
 /// Decides the sample feed's answer to one request: routing, drift epoch, conditional GET, and the
 /// fault modes. Pure apart from the seeded `--error-rate` draws, so it is tested without a socket.

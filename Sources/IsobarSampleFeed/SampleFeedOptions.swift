@@ -1,3 +1,4 @@
+import IsobarNet
 /// Everything `isobar sample-feed` can be told.
 public struct SampleFeedOptions: Sendable, Equatable {
     /// Address to bind; loopback by default so a demo server is never reachable from the network.

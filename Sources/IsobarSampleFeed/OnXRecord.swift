@@ -1,4 +1,5 @@
 import IsobarCore
+import IsobarNet
 
 /// One record of an onX feed exactly as the feed carries it, quirks included (a 105 % chance of
 /// precipitation stays 105): the sample feed must serve what the real endpoints serve, so unlike
