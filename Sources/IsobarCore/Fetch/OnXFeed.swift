@@ -50,9 +50,12 @@ public enum OnXFeed {
                                      ageSeconds: Double = 0, id: String? = nil, into out: inout JSONWriter,
                                      flushEvery: Int = 1 << 20, flush: ((inout JSONWriter) -> Void)? = nil) {
         let snapshot = id ?? snapshotID(day: day, stations: stations)
-        for (seq, station) in stations.enumerated() {
-            StationMessage(day: day, snapshot: snapshot, seq: seq, station: station).write(to: &out)
-            if let flush, out.bytes.count >= flushEvery { flush(&out) }
+        let opening = StationMessage.opening(day: day, snapshot: snapshot)
+        stations.withUnsafeBufferPointer { all in
+            for seq in all.indices {
+                StationMessage.write(all[seq], seq: seq, opening: opening, to: &out)
+                if let flush, out.bytes.count >= flushEvery { flush(&out) }
+            }
         }
         SnapshotEnd(day: day, snapshot: snapshot, count: stations.count, source: source,
                     fetchedAt: fetchedAt, ageSeconds: ageSeconds).write(to: &out)

@@ -73,6 +73,14 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: json)
     }
 
+    /// Inserts already-encoded JSON that opens an object and ends with a key (`{"a":1,"b":`), as
+    /// `objectStart` and those members would: the next value completes the member.
+    public mutating func rawOpening(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = false
+    }
+
     /// Ends the current line and resets comma state for the next message.
     public mutating func newline() {
         bytes.append(0x0A)
