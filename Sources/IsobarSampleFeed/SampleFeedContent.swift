@@ -21,12 +21,19 @@ public final class SampleFeedContent: @unchecked Sendable {
 
     public let fixtures: [Day: [OnXRecord]]
     private let fixtureBytes: [Day: [UInt8]]
+    /// The other formats' fixtures (served as they are, without drift), by format.
+    public let formats: [FeedFormat: Body]
+
+    /// Where each other format's fixture is, under the fixtures directory.
+    public static let formatFiles: [FeedFormat: String] = [
+        .openweather: "feeds/openweather-group.json", .darksky: "feeds/darksky.json", .airvisual: "feeds/airvisual.json",
+    ]
     /// nil when drift is off.
     public let drift: SampleFeedDrift?
     private let lock = NSLockLike()
     private var cache: [Day: Body] = [:]
 
-    public init(fixtures: [Day: [UInt8]], drift: SampleFeedDrift?) throws(SampleFeedError) {
+    public init(fixtures: [Day: [UInt8]], drift: SampleFeedDrift?, formats: [FeedFormat: [UInt8]] = [:]) throws(SampleFeedError) {
         var records: [Day: [OnXRecord]] = [:]
         for day in Day.allCases {
             guard let bytes = fixtures[day] else { throw SampleFeedError("no fixture for \(day.rawValue)") }
@@ -39,20 +46,32 @@ public final class SampleFeedContent: @unchecked Sendable {
         self.fixtures = records
         self.fixtureBytes = fixtures
         self.drift = drift
+        self.formats = formats.mapValues { Body(epoch: 0, bytes: $0, etag: Self.etag($0)) }
     }
 
-    /// Loads `today.json` and `tomorrow.json` from `directory`.
+    /// Loads `today.json` and `tomorrow.json` from `directory`, and each other format's fixture
+    /// (`formatFiles`) that is there.
     public convenience init(directory: String, drift: SampleFeedDrift?) throws(SampleFeedError) {
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
         var files: [Day: [UInt8]] = [:]
         for day in Day.allCases {
-            let path = directory.hasSuffix("/") ? directory + day.rawValue + ".json" : directory + "/" + day.rawValue + ".json"
-            switch FeedClient.readFile(path, validators: ConditionalValidators(), limit: 64 << 20) {
-            case .body(let bytes, _): files[day] = bytes
-            case .failed(let reason): throw SampleFeedError("\(reason) (set the fixtures directory with --fixtures DIR)")
-            case .notModified, .parsed: throw SampleFeedError("could not read \(path)")
+            files[day] = try Self.read(base + day.rawValue + ".json")
+        }
+        var formats: [FeedFormat: [UInt8]] = [:]
+        for (format, file) in Self.formatFiles {
+            if case .body(let bytes, _) = FeedClient.readFile(base + file, validators: ConditionalValidators(), limit: 64 << 20) {
+                formats[format] = bytes
             }
         }
-        try self.init(fixtures: files, drift: drift)
+        try self.init(fixtures: files, drift: drift, formats: formats)
+    }
+
+    private static func read(_ path: String) throws(SampleFeedError) -> [UInt8] {
+        switch FeedClient.readFile(path, validators: ConditionalValidators(), limit: 64 << 20) {
+        case .body(let bytes, _): return bytes
+        case .failed(let reason): throw SampleFeedError("\(reason) (set the fixtures directory with --fixtures DIR)")
+        case .notModified, .parsed: throw SampleFeedError("could not read \(path)")
+        }
     }
 
     /// The records served for `day` at `epoch`.

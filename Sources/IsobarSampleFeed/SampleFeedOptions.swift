@@ -1,3 +1,4 @@
+import IsobarCore
 import IsobarNet
 /// Everything `isobar sample-feed` can be told.
 public struct SampleFeedOptions: Sendable, Equatable {
@@ -25,10 +26,15 @@ public struct SampleFeedOptions: Sendable, Equatable {
     public var slowSeconds: Double
     /// Size of the `huge` body.
     public var hugeBytes: Int
+    /// What `/today.json` and `/tomorrow.json` serve: the drifting onX fixtures, or the fixture of
+    /// another format (`feeds/` in the fixtures directory, served as it is). `/openweather.json`,
+    /// `/darksky.json` and `/airvisual.json` are served whatever this is.
+    public var format: FeedFormat
 
     public init(host: String = "127.0.0.1", port: Int = 8080, fixturesDirectory: String = "Fixtures", drift: Bool = true,
                 period: Double = 30, seed: UInt64 = 1, origin: Double? = nil, fault: SampleFeedFault? = nil,
-                delay: Double = 0, errorRate: Double = 0, slowSeconds: Double = 20, hugeBytes: Int = 16 << 20) {
+                delay: Double = 0, errorRate: Double = 0, slowSeconds: Double = 20, hugeBytes: Int = 16 << 20,
+                format: FeedFormat = .onx) {
         self.host = host
         self.port = port
         self.fixturesDirectory = fixturesDirectory
@@ -41,6 +47,7 @@ public struct SampleFeedOptions: Sendable, Equatable {
         self.errorRate = errorRate
         self.slowSeconds = slowSeconds
         self.hugeBytes = hugeBytes
+        self.format = format
     }
 
     public func validate() throws(SampleFeedError) {
@@ -50,5 +57,6 @@ public struct SampleFeedOptions: Sendable, Equatable {
         guard errorRate.isFinite, (0...1).contains(errorRate) else { throw SampleFeedError("--error-rate must be a probability 0...1, got \(errorRate)") }
         guard slowSeconds.isFinite, (0...3600).contains(slowSeconds) else { throw SampleFeedError("slow duration must be 0...3600 seconds, got \(slowSeconds)") }
         guard hugeBytes > 0 else { throw SampleFeedError("huge body size must be positive, got \(hugeBytes)") }
+        guard format != .auto else { throw SampleFeedError("--format must be onx, openweather, darksky or airvisual, not auto") }
     }
 }

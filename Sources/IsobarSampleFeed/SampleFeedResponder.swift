@@ -6,7 +6,9 @@ import IsobarNet
 /// Decides the sample feed's answer to one request: routing, drift epoch, conditional GET, and the
 /// fault modes. Pure apart from the seeded `--error-rate` draws, so it is tested without a socket.
 ///
-/// Routes: `GET /today.json`, `GET /tomorrow.json` (HEAD too), `GET /health` (200 `ok`).
+/// Routes: `GET /today.json`, `GET /tomorrow.json` (HEAD too: the onX fixtures, drifting, or with
+/// `--format` another format's fixture), `GET /openweather.json`, `/darksky.json`, `/airvisual.json`
+/// (those formats' fixtures as they are), `GET /health` (200 `ok`).
 /// Query: `fault=NAME` (see `SampleFeedFault`), `delay=SECONDS` (before any answer).
 public final class SampleFeedResponder: @unchecked Sendable {
     // @unchecked: `random` and `count` are only touched with `lock` held; everything else is immutable.
@@ -34,12 +36,20 @@ public final class SampleFeedResponder: @unchecked Sendable {
             return SampleFeedReply(.full(.ok, Self.textHeaders(), Array("ok\n".utf8)))
         }
         let day: Day
+        var format = options.format
         switch path {
         case "/today.json": day = .today
         case "/tomorrow.json": day = .tomorrow
+        case "/openweather.json", "/darksky.json", "/airvisual.json":
+            day = .today
+            format = FeedFormat(rawValue: String(path.dropFirst().dropLast(5))) ?? .onx
         default:
             return SampleFeedReply(.full(.notFound, Self.textHeaders(),
-                                         Array("not found: the feeds are /today.json and /tomorrow.json; /health for checks\n".utf8)))
+                                         Array("not found: the feeds are /today.json and /tomorrow.json (and /openweather.json, /darksky.json, /airvisual.json); /health for checks\n".utf8)))
+        }
+        if format != .onx && content.formats[format] == nil {
+            return SampleFeedReply(.full(.notFound, Self.textHeaders(),
+                                         Array("not found: no \(format.rawValue) fixture (\(SampleFeedContent.formatFiles[format] ?? "?") under the fixtures directory)\n".utf8)))
         }
         guard method == .GET || method == .HEAD else {
             var headers = Self.textHeaders()
@@ -68,13 +78,14 @@ public final class SampleFeedResponder: @unchecked Sendable {
             delay += seconds
             fault = nil
         }
-        var reply = answer(day: day, fault: fault, uri: uri, headers: headers, now: now)
+        var reply = answer(day: day, format: format, fault: fault, uri: uri, headers: headers, now: now)
         reply.delay = delay
         return reply
     }
 
-    private func answer(day: Day, fault: SampleFeedFault?, uri: String, headers: HTTPHeaders, now: Double) -> SampleFeedReply {
-        let body = content.body(day, epoch: epochs.epoch(at: now))
+    private func answer(day: Day, format: FeedFormat, fault: SampleFeedFault?, uri: String, headers: HTTPHeaders, now: Double) -> SampleFeedReply {
+        // Another format's fixture is served as it is: epoch 0 for ever.
+        let body = format == .onx ? content.body(day, epoch: epochs.epoch(at: now)) : (content.formats[format] ?? content.body(day, epoch: 0))
         let lastModified = epochs.start(of: body.epoch)
         var feedHeaders = HTTPHeaders()
         feedHeaders.add(name: "Content-Type", value: "application/json")

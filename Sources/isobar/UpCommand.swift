@@ -25,6 +25,8 @@ struct UpCommand: AsyncParsableCommand {
     var sample = false
     @Option(help: "Port of the sample feed.")
     var samplePort = 8089
+    @Option(help: "With --sample, the formats fetched from it, comma-separated (onx, openweather, darksky, airvisual; or all): several feeds at once, ids prefixed by format.")
+    var sampleFormats = "onx"
     @Option(help: "Seconds per sample-feed drift epoch.")
     var samplePeriod: Double = 30
     @Option(help: "Fixtures directory for the sample feed.")
@@ -65,8 +67,12 @@ struct UpCommand: AsyncParsableCommand {
         if sample {
             services.append(ServiceSpec(name: "sample-feed", command: me, arguments: [
                 "sample-feed", "--port", String(samplePort), "--fixtures", fixtures, "--period", String(samplePeriod)]))
-            if today.isEmpty { todayURLs = ["http://127.0.0.1:\(samplePort)/today.json"] }
-            if tomorrow.isEmpty { tomorrowURLs = ["http://127.0.0.1:\(samplePort)/tomorrow.json"] }
+            let formats = try Self.sampleFormatList(sampleFormats)
+            let base = "http://127.0.0.1:\(samplePort)"
+            // onX from the drifting day files; each other format from its own path (both days).
+            let others = formats.filter { $0 != .onx }.map { "\($0.rawValue)+\(base)/\($0.rawValue).json" }
+            if today.isEmpty { todayURLs = (formats.contains(.onx) ? ["\(base)/today.json"] : []) + others }
+            if tomorrow.isEmpty { tomorrowURLs = (formats.contains(.onx) ? ["\(base)/tomorrow.json"] : []) + others }
         }
         let pollInterval = interval ?? (sample ? min(5, samplePeriod) : 60)
         let favoritesFile = dataDir + "/" + PersistOptions.favoritesFileName
@@ -112,5 +118,20 @@ struct UpCommand: AsyncParsableCommand {
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         if n > 0 { return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         return CommandLine.arguments[0]
+    }
+
+    /// `onx,darksky` or `all` as formats, in a fixed order; a clear error for anything else.
+    static func sampleFormatList(_ text: String) throws -> [FeedFormat] {
+        let known: [FeedFormat] = [.onx, .openweather, .darksky, .airvisual]
+        if text == "all" { return known }
+        var chosen: [FeedFormat] = []
+        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let format = FeedFormat(rawValue: name), known.contains(format) else {
+                throw ValidationError("--sample-formats: \(name) is not one of onx, openweather, darksky, airvisual, all")
+            }
+            if !chosen.contains(format) { chosen.append(format) }
+        }
+        guard !chosen.isEmpty else { throw ValidationError("--sample-formats: name at least one format") }
+        return known.filter(chosen.contains)
     }
 }

@@ -106,4 +106,29 @@ import Testing
         #expect(fresh, "the Dark Sky station stayed stale after a fresh observation was fetched")
         #expect(alice.state.items["openweather:2643743"]?.stale == true)
     }
+
+    /// `up --sample --sample-formats all`: the sample feed serves every format and `up` fetches
+    /// them all, so a client sees the same four kinds of station as from the files above.
+    @Test func upSampleServesEveryFormat() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-sample-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pub = ProcessHarness.freeTCPPort(), sub = ProcessHarness.freeTCPPort(), feed = ProcessHarness.freeTCPPort()
+        let endpoints = BrokerEndpoints(frontend: "tcp://127.0.0.1:\(pub)", backend: "tcp://127.0.0.1:\(sub)")
+        let up = try ProcessHarness.isobar(
+            ["up", "--no-gateway", "--data-dir", directory, "--sample", "--sample-formats", "all", "--sample-port", String(feed),
+             "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path],
+            environment: ["ISOBAR_PUB": endpoints.frontend, "ISOBAR_SUB": endpoints.backend])
+        defer { up.signal(SIGINT); _ = up.waitForExit(timeout: .seconds(30)) }
+        let bob = try TestClient("bob", endpoints: endpoints)
+        let all = bob.wait(timeout: 40, resend: { bob.viewport(0, 0, 180, 360, limit: 1000) }) { set in
+            set.items.count == 181 + 3 + 3 + 4
+        }
+        #expect(all, "bob held \(bob.state.items.count) stations: \(bob.state.items.keys.sorted().prefix(5))")
+        for id in ["onx:K1D3", "darksky:48.7164,21.2611", "airvisual:Slovakia/Kosicky/Kosice", "openweather:2643743"] {
+            #expect(bob.state.items[id] != nil, "\(id)")
+        }
+        // A format it does not know is refused before anything starts (ArgumentParser's usage error).
+        let refused = try ProcessHarness.isobar(["up", "--sample", "--sample-formats", "onx,gopher"]).waitForExit(timeout: .seconds(20))
+        #expect(refused == .exited(64))
+    }
 }
