@@ -99,6 +99,11 @@ final class TerminalMap: @unchecked Sendable {
                 $0.key("longitude"); $0.number(region.center.longitude)
             }
             return true
+        case .character("i"):
+            // The selected station's detail screen (`detail` -> `report`, in the viewport's units and locale).
+            guard let id = selected else { return true }
+            session.publish(type: "detail") { $0.key("id"); $0.string(id) }
+            return true
         case .character("*"):
             guard let id = selected else { return true }
             let on = !favoriteIDs().contains(id)
@@ -136,6 +141,29 @@ final class TerminalMap: @unchecked Sendable {
         }
     }
 
+    /// A `report` (the detail screen) as lines: title and subtitle, every labelled value, then the
+    /// forecast's size and its first days.
+    static func reportLines(_ report: JSONObject) -> [String] {
+        func text(_ object: JSONObject, _ key: StaticString) -> String { ((try? object.optionalString(key)) ?? nil) ?? "" }
+        func details(_ object: JSONObject) -> [String] {
+            guard let field = object.field("details") else { return [] }
+            return object.arrayElements(field).map { element in
+                let line = report.object(at: element.range)
+                return text(line, "label") + ": " + text(line, "value")
+            }
+        }
+        var lines = ["detail: " + text(report, "title") + " — " + text(report, "subtitle") + ((try? report.optionalBool("stale")) == true ? " (stale)" : "")]
+        lines += details(report).map { "  " + $0 }
+        let hourly = report.field("hourly").map { report.arrayElements($0) } ?? []
+        let daily = report.field("daily").map { report.arrayElements($0) } ?? []
+        lines.append("  forecast: \(hourly.count) hours, \(daily.count) days" + (hourly.isEmpty && daily.isEmpty ? " (the feed has none)" : ""))
+        for element in daily.prefix(3) {
+            let point = report.object(at: element.range)
+            lines.append("  " + text(point, "label") + " " + text(point, "summary") + ": " + details(point).joined(separator: "; "))
+        }
+        return lines
+    }
+
     /// The ids in the last favorites list.
     private func favoriteIDs() -> [String] {
         guard let bytes = session.lastFavorites, let object = try? JSONObject(storage: bytes), let field = object.field("items") else { return [] }
@@ -162,6 +190,8 @@ final class TerminalMap: @unchecked Sendable {
                     }
                     if lines.count == (typing == nil ? 0 : 1) { lines.append("search: no match") }
                 }
+            case "report":
+                lines += Self.reportLines(object)
             default: break
             }
         }
@@ -196,7 +226,7 @@ final class TerminalMap: @unchecked Sendable {
         for row in rows { screen += row + "\u{1B}[K\r\n" }
         for line in calloutLines { screen += String(line.prefix(width)) + "\u{1B}[K\r\n" }
         screen += String(statusLine(state, shown).prefix(width)) + "\u{1B}[K\r\n"
-        screen += String("arrows pan · +/- zoom · d day · f field · u units · Enter callout · Esc clear · / search · n nearest · * favorite · q quit".prefix(width)) + "\u{1B}[K\u{1B}[J"
+        screen += String("arrows pan · +/- zoom · d day · f field · u units · Enter callout · i detail · Esc clear · / search · n nearest · * favorite · q quit".prefix(width)) + "\u{1B}[K\u{1B}[J"
         FileHandle.standardOutput.write(Data(screen.utf8))
     }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The terminal map's find keys, driven in tmux against `isobar up --sample` (free ports, temp data):
 # `/` + "platte" + Enter lists K1D3 as a prefix hit, `1` jumps to it and opens its callout, `*`
-# makes it a favorite (★ 1: K1D3), `n` answers K1D3 at 0.0 km, `*` again empties the list.
+# shows its detail screen (`detail` -> `report`), makes it a favorite (★ 1: K1D3), `n` answers K1D3
+# at 0.0 km, `*` again empties the list.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/deps.sh tmux >/dev/null
@@ -22,9 +23,11 @@ expect "85 annotations"
 tmux send-keys -t "$session" "/"; tmux send-keys -t "$session" -l "platte"; tmux send-keys -t "$session" Enter
 expect "1 K1D3 PLATTE"
 tmux send-keys -t "$session" "1"; expect "PLATTE — K1D3"
+tmux send-keys -t "$session" "i"; expect "detail: PLATTE — K1D3 · Today"
+expect "  Coordinates: 43.4033° N, 98.8295° W"; expect "  forecast: 0 hours, 0 days (the feed has none)"
 tmux send-keys -t "$session" "*"; expect "★ 1: K1D3"
 tmux send-keys -t "$session" "n"; expect "nearest: K1D3 PLATTE 0.0 km"
 tmux send-keys -t "$session" "*"
 for _ in $(seq 1 50); do tmux capture-pane -t "$session" -p | grep -qF "★" || break; sleep 0.2; done
 tmux capture-pane -t "$session" -p | grep -qF "★" && fail "the favorite was not removed"
-echo "terminal-map: search, jump, callout, favorite on/off and nearest all shown" >&2
+echo "terminal-map: search, jump, callout, detail, favorite on/off and nearest all shown" >&2
