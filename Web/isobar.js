@@ -38,6 +38,7 @@
       nearestTo: "Nearest", unknownStation: "unknown station", star: "Add to favorites",
       unstar: "Remove from favorites", noFavorites: "none yet: ☆ in a station's callout adds one", stale: "stale data",
       searchTooLong: "at most 100 characters", searchTimeout: "no answer from the server",
+      details: "Details", close: "Close", hourly: "Next hours", daily: "Next days", noForecast: "no forecast in this feed",
     },
     sk: {
       today: "Dnes", tomorrow: "Zajtra", temperature: "Teplota", wind: "Vietor",
@@ -52,6 +53,7 @@
       nearestTo: "Najbližšia", unknownStation: "neznáma stanica", star: "Pridať k obľúbeným",
       unstar: "Odobrať z obľúbených", noFavorites: "zatiaľ žiadne: ☆ v popise stanice pridá", stale: "neaktuálne údaje",
       searchTooLong: "najviac 100 znakov", searchTimeout: "server neodpovedá",
+      details: "Podrobnosti", close: "Zavrieť", hourly: "Najbližšie hodiny", daily: "Najbližšie dni", noForecast: "tento zdroj nemá predpoveď",
     },
   };
 
@@ -381,6 +383,8 @@
         return applyResults(message);
       case "starred":
         return applyStarred(message);
+      case "report":
+        return applyReport(message);
       case "error":
         console.warn("isobar: error from the gateway", message);
         if (search.pending) showSearchError(message.message || message.reason || "error");
@@ -639,6 +643,7 @@
       (c.subtitle ? `<div class="sub">${escapeHTML(c.subtitle)}</div>` : "") +
       (details ? `<dl>${details}</dl>` : `<div class="loading">${escapeHTML(t("unknown"))}</div>`) +
       (c.stale ? `<div class="stale-note">${escapeHTML(t("stale"))}</div>` : "") +
+      `<button type="button" class="detail-open" data-id="${escapeHTML(c.id)}">${escapeHTML(t("details"))}</button>` +
       `</div>`;
     const coordinate = c.coordinate || state.annotations.get(c.id)?.coordinate;
     if (coordinate) showPopup(coordinate, html);
@@ -691,6 +696,8 @@
       // viewport, whose presentation the filter then uses). Favorites carry both days: redraw.
       if (search.lastSent !== null && search.lastSent === searchInput.value) sendSearch(true);
       if (key === "day" && window.isobar.favorites) applyStarred(window.isobar.favorites);
+      // An open detail screen follows the day, units and locale: ask again.
+      if (detail.id) requestDetail(detail.id);
     });
   }
 
@@ -988,6 +995,64 @@
     }
   }
 
+  // ---- detail screen ----------------------------------------------------------------------
+
+  // `detail` -> `report` (PROTOCOL.md "Detail"): every known value of one station with its label and
+  // unit in the chosen locale, and the forecast when the feed has one. Opened from a callout.
+  const detail = { id: null, panel: document.getElementById("detail") };
+  const detailContent = detail.panel.querySelector(".detail-content");
+
+  function requestDetail(id) {
+    detail.id = id;
+    const units = UNIT_CHOICES[settings.units] || UNIT_CHOICES.imperial;
+    send({ type: "detail", id, day: settings.day, units: units.units, windUnit: units.windUnit, locale: settings.locale });
+  }
+
+  function openDetail(id) {
+    detail.panel.hidden = false;
+    detailContent.innerHTML = `<h2>${escapeHTML(id)}</h2><div class="loading">${escapeHTML(t("loading"))}</div>`;
+    requestDetail(id);
+  }
+
+  function closeDetail() {
+    detail.id = null;
+    detail.panel.hidden = true;
+  }
+
+  function linesHTML(lines) {
+    return `<dl>${(lines || []).map((d) => `<dt>${escapeHTML(d.label)}</dt><dd>${escapeHTML(d.value)}</dd>`).join("")}</dl>`;
+  }
+
+  function forecastHTML(key, points) {
+    if (!points || !points.length) return "";
+    const rows = points.map((p) => `<li><div class="when">${escapeHTML(p.label || "")}` +
+      (p.summary ? ` <span class="summary">${escapeHTML(p.summary)}</span>` : "") + `</div>` +
+      `<div class="values">${(p.details || []).map((d) => `<span>${escapeHTML(d.label)}: ${escapeHTML(d.value)}</span>`).join(" · ")}</div></li>`);
+    return `<h3>${escapeHTML(t(key))}</h3><ol class="forecast ${key}">${rows.join("")}</ol>`;
+  }
+
+  function applyReport(m) {
+    if (!m.id || m.id !== detail.id) return; // an answer for a screen since closed or changed
+    window.isobar.detail = m;
+    const forecast = forecastHTML("hourly", m.hourly) + forecastHTML("daily", m.daily);
+    detailContent.innerHTML = `<h2>${escapeHTML(m.title || m.id)}</h2>` +
+      `<div class="sub">${escapeHTML(m.subtitle || "")}</div>` +
+      (m.stale ? `<div class="stale-note">${escapeHTML(t("stale"))}</div>` : "") +
+      linesHTML(m.details) +
+      (forecast || `<div class="no-forecast">${escapeHTML(t("noForecast"))}</div>`);
+    detailContent.dataset.id = m.id;
+    detailContent.dataset.locale = m.locale || "";
+  }
+
+  // The callout's Details button: Leaflet stops clicks at the popup, so listen in the capture phase.
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest && e.target.closest(".leaflet-popup .detail-open");
+    if (!button) return;
+    e.preventDefault();
+    openDetail(button.dataset.id);
+  }, true);
+  detail.panel.querySelector(".close").addEventListener("click", closeDetail);
+
   // ---- start -------------------------------------------------------------------------------
 
   window.isobar = {
@@ -1002,6 +1067,9 @@
     results: null, // the last `results` frame
     place: null, // the last `place` frame
     favorites: null, // the last `starred` frame
+    detail: null, // the last `report` shown (the detail screen)
+    openDetail,
+    closeDetail,
   };
   renderControls();
   claimClientName().then(connect);

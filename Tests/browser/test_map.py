@@ -327,6 +327,24 @@ def run(driver, args, fixtures, names):
               f"{popup and popup['details']} details)")
         time.sleep(0.5)  # the popup fades in
         screenshot(driver, args.screenshots, "05-callout")
+        # 4b. The callout's Details button opens the detail screen (detail -> report): the same title
+        # and labelled values as the callout (PROTOCOL.md "Detail"), shown in the panel.
+        driver.find_element(By.CSS_SELECTOR, '.leaflet-popup .detail-open').click()
+        # (Compared once both show the same snapshot: the sample feed drifts every 30 s.)
+        report = wait_for(driver, "detail report",
+                          f"const d = window.isobar.detail; const c = [...document.querySelectorAll('.leaflet-popup dd')].map(e => e.textContent); "
+                          f"return d && d.id === {json.dumps(station)} && JSON.stringify(d.details.map(x => x.value)) === JSON.stringify(c) ? d : null;")
+        callout = driver.execute_script("return [...document.querySelectorAll('.leaflet-popup dd')].map(e => e.textContent)")
+        shown = driver.execute_script("const p = document.getElementById('detail'); return p.hidden ? null : p.textContent;")
+        values = [line["value"] for line in (report or {}).get("details", [])]
+        check(bool(report) and report["title"] == names.get(station) and values == callout
+              and report["hourly"] == [] and report["daily"] == [] and report["locale"] == "en",
+              f"Details opens the report of {station}: title {report and report.get('title')!r}, values {values} "
+              f"equal the callout's {callout}, no forecast (onX)")
+        check(bool(shown) and all(line["label"] in shown and line["value"] in shown for line in report.get("details", []))
+              and "no forecast in this feed" in shown,
+              "the detail screen shows every label and value, and says the feed has no forecast")
+        screenshot(driver, args.screenshots, "05b-detail")
 
     # 5. Field toggle: titles change to wind ("7 mph W →"), the popup follows with reason `updated`.
     before = {a[0]: a[1] for a in page_state(driver)["annotations"]}
@@ -361,6 +379,26 @@ def run(driver, args, fixtures, names):
         popup = wait_for(driver, "the callout in Slovak",
                          f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === {json.dumps(station)} && p.text.includes('Teplota') ? p : null;")
         check(bool(popup), "the callout follows the locale toggle (Teplota)")
+        # The open detail screen follows the toggles too: Slovak labels, metric values.
+        report = wait_for(driver, "the detail screen in Slovak",
+                          f"const d = window.isobar.detail; return d && d.id === {json.dumps(station)} && d.locale === 'sk' ? d : null;")
+        shown = driver.execute_script("return document.getElementById('detail').textContent")
+        labels = [line["label"] for line in (report or {}).get("details", [])]
+        check(bool(report) and "Súradnice" in labels and "Súradnice" in shown and report.get("units") == "metric",
+              f"the detail screen follows the locale and units toggles ({labels}, units {report and report.get('units')!r})")
+        # A feed with a forecast (Dark Sky's shape, PROTOCOL.md): hours and days are listed.
+        driver.execute_script("""
+          const d = window.isobar.detail;
+          window.isobar.receive(Object.assign({}, d, {hourly: [
+            {time: 1795428000, label: "2026-11-23 10:00 UTC", summary: "Oblačno", details: [{label: "Teplota", value: "4,7 °C"}]},
+            {time: 1795431600, label: "2026-11-23 11:00 UTC", details: [{label: "Teplota", value: "5,1 °C"}]}],
+            daily: [{time: 1795392000, label: "2026-11-23 00:00 UTC", details: [{label: "Minimum", value: "-4,2 °C"}]}]}));""")
+        rows = driver.execute_script("return [document.querySelectorAll('#detail .forecast.hourly li').length, "
+                                     "document.querySelectorAll('#detail .forecast.daily li').length, document.getElementById('detail').textContent]")
+        check(rows[0] == 2 and rows[1] == 1 and "Najbližšie hodiny" in rows[2] and "Minimum: -4,2 °C" in rows[2],
+              f"a report with a forecast lists its hours and days ({rows[0]} hours, {rows[1]} days)")
+        driver.find_element(By.CSS_SELECTOR, '#detail .close').click()
+        check(driver.execute_script("return document.getElementById('detail').hidden"), "the detail screen closes")
 
     # 7. Tomorrow: the reference comes from tomorrow's fixture.
     click_control(driver, "day", "tomorrow")
