@@ -12,7 +12,7 @@ public struct StaleClock: Sendable {
 
     init(stations: [Station]) {
         var observed: [Double] = []
-        for station in stations { if let time = station.details?.observedAt { observed.append(time) } }
+        for i in stations.indices { if let time = stations[i].details?.observedAt { observed.append(time) } }
         observed.sort()
         self.observed = observed
         unobserved = stations.count - observed.count

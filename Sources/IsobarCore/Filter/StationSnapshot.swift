@@ -44,7 +44,10 @@ public final class StationSnapshot {
         ageSeconds = end.ageSeconds
         interner.reserve(received.count)
         var stations = received
-        var keys = stations.map { interner.key(for: $0.id) }
+        // Loops read fields through the array (`stations[i].id`) rather than iterating it: a
+        // `for station in` or `map` copies each whole `Station` (three references retained and
+        // released), a fifth of a million-station load.
+        var keys = stations.indices.map { interner.key(for: stations[$0].id) }
         var positions = [Int32](repeating: -1, count: interner.count)
         var duplicates: [String] = []
         for (i, key) in keys.enumerated() {
@@ -65,8 +68,8 @@ public final class StationSnapshot {
         duplicateIDs = Array(Set(duplicates)).sorted()
         self.stations = stations
         self.keys = keys
-        fingerprints = stations.map(\.fingerprint)
-        grid = SpatialGrid(coordinates: stations.lazy.map(\.coordinate))  // no temporary copy
+        fingerprints = stations.indices.map { stations[$0].fingerprint }
+        grid = SpatialGrid(coordinates: stations.indices.lazy.map { stations[$0].coordinate })  // no temporary copy
         cells = CellSummaries(grid: grid, stations: stations)
         nearest = NearestIndex(grid: grid)
         names = NameIndex(stations: stations, idsFoundElsewhere: true)

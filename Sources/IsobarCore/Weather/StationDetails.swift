@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The optional fields of a station beyond the four every feed has: what a detail screen shows
 /// (feels-like, low/high, humidity, pressure, … sunrise and sunset, the forecast).
 ///
@@ -80,6 +86,8 @@ public final class StationDetails: Sendable, Equatable {
     /// Reads the optional keys of a `station` line (or of a station inside a `selection` or
     /// `detail`); nil when it has none of them.
     public static func read(from object: JSONObject) throws(MessageError) -> StationDetails? {
+        // Most lines (every onX station) have none: one pass over the keys, not 18 lookups.
+        guard mayHaveDetails(object) else { return nil }
         let hourly = try forecast(object, "hourly")
         let daily = try forecast(object, "daily")
         let details = StationDetails(
@@ -94,6 +102,33 @@ public final class StationDetails: Sendable, Equatable {
             hourly: hourly, daily: daily)
         try details.validate()
         return details.isEmpty ? nil : details
+    }
+
+    /// The optional fields' keys, indexed by length (the first filter of `mayHaveDetails`).
+    private static let keysByLength: [[StaticString]] = {
+        let keys: [StaticString] = ["feelsLike", "temperatureLow", "temperatureHigh", "humidity", "pressure", "dewPoint", "visibility",
+                                    "uvIndex", "windGust", "cloudCover", "summary", "icon", "precipType", "sunrise", "sunset",
+                                    "observedAt", "hourly", "daily"]
+        var table = [[StaticString]](repeating: [], count: 16)
+        for key in keys { table[key.utf8CodeUnitCount].append(key) }
+        return table
+    }()
+
+    /// Whether any key of `object` is an optional field's (an escaped key is assumed to be one, and
+    /// then read the slow way).
+    static func mayHaveDetails(_ object: JSONObject) -> Bool {
+        object.storage.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return false }
+            for field in object.fields {
+                if field.keyEscaped { return true }
+                let length = field.keyRange.count
+                guard length < keysByLength.count else { continue }
+                for key in keysByLength[length] where memcmp(base + field.keyRange.lowerBound, key.utf8Start, field.keyRange.count) == 0 {
+                    return true
+                }
+            }
+            return false
+        }
     }
 
     /// The ranges a reader enforces (and a parser must produce).
