@@ -15,8 +15,8 @@ struct BodyReader {
     /// Bytes received so far (the size limit applies to these).
     private(set) var count = 0
 
-    init(streamingOnX: Bool) {
-        sink = streamingOnX ? .onX(OnXFeedStream(stage: "fetch")) : .whole([])
+    init(streamingOnX: Bool, expectedBytes: Int? = nil) {
+        sink = streamingOnX ? .onX(OnXFeedStream(stage: "fetch", expectedBytes: expectedBytes)) : .whole([])
     }
 
     /// Takes the next piece of the body.

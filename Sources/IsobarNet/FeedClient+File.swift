@@ -38,7 +38,7 @@ extension FeedClient {
         if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
             return .failed("\(path) is \(info.st_size) bytes, over the \(limit)-byte limit")
         }
-        var body = BodyReader(streamingOnX: streamingOnX)
+        var body = BodyReader(streamingOnX: streamingOnX, expectedBytes: (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil)
         let chunk = 64 * 1024
         var buffer = [UInt8](repeating: 0, count: chunk)
         while true {

@@ -88,12 +88,13 @@ public final class FeedClient: Sendable {
             case 304:
                 return .notModified
             case 200, 203:
-                if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > maxBodyBytes {
+                let declared = response.headers.first(name: "content-length").flatMap(Int.init)
+                if let declared, declared > maxBodyBytes {
                     return .failed("body of \(declared) bytes exceeds the \(maxBodyBytes)-byte limit")
                 }
                 let validators = ConditionalValidators(etag: response.headers.first(name: "etag"),
                                                        lastModified: response.headers.first(name: "last-modified"))
-                var body = BodyReader(streamingOnX: streamingOnX)
+                var body = BodyReader(streamingOnX: streamingOnX, expectedBytes: declared)
                 for try await chunk in response.body {
                     guard body.count + chunk.readableBytes <= maxBodyBytes else {
                         return .failed("body exceeds the \(maxBodyBytes)-byte limit; stopped reading")

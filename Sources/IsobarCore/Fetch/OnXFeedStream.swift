@@ -9,8 +9,11 @@ public struct OnXFeedStream {
     /// Bytes read so far (an element's offset in error messages).
     public private(set) var bytesRead = 0
 
-    public init(stage: String = "fetch") {
+    /// `expectedBytes` (a file's size, a Content-Length) sizes the stations array for the most
+    /// records that many bytes can hold (an onX record is at least ~80 bytes).
+    public init(stage: String = "fetch", expectedBytes: Int? = nil) {
         collector = FeedCollector(stage: stage)
+        if let expectedBytes { collector.reserve(records: expectedBytes / 80 + 1) }
     }
 
     /// Reads the next chunk of the body. Throws the refusal of the whole body (not a JSON array,
