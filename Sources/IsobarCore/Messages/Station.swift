@@ -46,7 +46,9 @@ public struct Station: Sendable, Equatable {
         self.windSpeed = windSpeed
         self.windDirection = windDirection
         self.precipitation = precipitation
-        self.details = details
+        // No optional value at all is no details: what a reader of the station line gets back (a
+        // Dark Sky answer without any of them made an empty one; found by the feeds fuzzer).
+        self.details = details?.isEmpty == false ? details : nil
     }
 
     public static func == (a: Station, b: Station) -> Bool {
