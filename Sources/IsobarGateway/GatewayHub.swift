@@ -23,7 +23,9 @@ public final class GatewayHub: @unchecked Sendable {
     private var connections: [String: GatewayConnection] = [:]
     private var book = LeaseBook()
     private let startedAt = GatewayHub.now()
-    private var lastTally: (at: UInt64, tally: Tally)?
+    /// The latest tally of each filter shard (by index), for health; a layout change (another
+    /// shard count) starts afresh.
+    private var lastTallies: [Int: (at: UInt64, tally: Tally)] = [:]
     private var lastResend: UInt64 = 0
 
     /// Topics the gateway subscribes to. Prefixes: `annotations/` and `callout/` match every
@@ -102,23 +104,26 @@ public final class GatewayHub: @unchecked Sendable {
               tally.gateway == options.name else { return }
         let now = Self.now()
         let resend = lock.withLock { () -> Bool in
-            lastTally = (now, tally)
+            if lastTallies.values.contains(where: { $0.tally.shard.count != tally.shard.count }) { lastTallies = [:] }
+            lastTallies[tally.shard.index] = (now, tally)
             guard tally.resend, Double(now &- lastResend) / 1e9 >= options.leaseInterval else { return false }
             lastResend = now
             return true
         }
-        if resend { resendViewports(reason: "tally") }
+        if resend { resendViewports(reason: "tally", shard: tally.shard) }
     }
 
     /// Publishes every client's current viewport again (same `ref`, `version` = last relayed) in one
     /// burst: the repair after a filter restart (bare `resync`) or a lease that did not add up (tally).
-    func resendViewports(reason: String) {
+    /// A tally's request concerns only the clients its filter shard owns (`shard`).
+    func resendViewports(reason: String, shard: Shard = .whole) {
         lock.withLock {
             guard let bus else { return }
             var lines: [[UInt8]] = []
             lines.reserveCapacity(connections.count)
             for connection in connections.values {
                 guard var viewport = connection.viewport else { continue }
+                if !shard.isWhole, let partition = book.partition(of: connection.name), !shard.owns(partition: partition) { continue }
                 viewport.version = book.version(of: connection.name)
                 var writer = JSONWriter()
                 viewport.write(to: &writer)
@@ -137,7 +142,7 @@ public final class GatewayHub: @unchecked Sendable {
         lock.withLock {
             guard let bus else { return }
             var writer = JSONWriter()
-            Lease(gateway: options.name, clients: book.count, digest: book.digest.hex).write(to: &writer)
+            Lease(gateway: options.name, clients: book.count, digest: book.digest.hex, partitions: book.partitions).write(to: &writer)
             writer.bytes.removeLast()
             bus.publish(writer.bytes)
         }
@@ -263,18 +268,22 @@ public final class GatewayHub: @unchecked Sendable {
 
     // MARK: - Health
 
-    /// `/healthz`: healthy when the filter answered a lease within the last 3 lease intervals and
-    /// holds at least one snapshot; otherwise the reason.
+    /// `/healthz`: healthy when every filter shard (one when not sharded) answered a lease within
+    /// the last 3 lease intervals and holds at least one snapshot; otherwise the reason.
     public func health() -> (healthy: Bool, reason: String) {
         let now = Self.now()
         return lock.withLock {
             let window = 3 * options.leaseInterval
-            guard let lastTally, Double(now &- lastTally.at) / 1e9 <= window else {
-                let since = Double(now &- (lastTally?.at ?? startedAt)) / 1e9
-                return (false, "no tally from the filter for \(Int(since.rounded())) s: broker or filter down")
-            }
-            guard lastTally.tally.today != nil || lastTally.tally.tomorrow != nil else {
-                return (false, "the filter has no snapshot yet")
+            let shards = lastTallies.values.first?.tally.shard.count ?? 1
+            for index in 0..<shards {
+                let name = shards == 1 ? "the filter" : "filter shard \(index)/\(shards)"
+                guard let last = lastTallies[index], Double(now &- last.at) / 1e9 <= window else {
+                    let since = Double(now &- (lastTallies[index]?.at ?? startedAt)) / 1e9
+                    return (false, "no tally from \(name) for \(Int(since.rounded())) s: broker or filter down")
+                }
+                guard last.tally.today != nil || last.tally.tomorrow != nil else {
+                    return (false, "\(name) has no snapshot yet")
+                }
             }
             return (true, "ok")
         }

@@ -17,3 +17,8 @@ struct RegionArgument: ExpressibleByArgument {
         self.region = region
     }
 }
+
+/// `k/N`: filter shard k of N (``Shard``).
+extension Shard: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}

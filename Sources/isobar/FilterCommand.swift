@@ -47,6 +47,8 @@ struct FilterCommand: ParsableCommand {
     var favorites: String?
     @Option(help: "Mark a station \"stale\" when its observation (or, without observedAt, its snapshot's fetch) is older than this many minutes; 0 never marks one.")
     var staleAfter: Double = 60
+    @Option(help: "Serve only the clients of shard K of N (K/N): other clients' messages are left to their shard. Run it under `isobar plug --shard K/N`.")
+    var shard: Shard = .whole
     @Flag(help: "Write a resync request at start so publishers replay their snapshots (used on the bus).")
     var requestResync = false
 
@@ -55,6 +57,7 @@ struct FilterCommand: ParsableCommand {
         var options = FilterOptions()
         options.idleSeconds = idle
         options.leaseTimeout = leaseTimeout
+        options.shard = shard
         guard staleAfter.isFinite, staleAfter >= 0 else { throw ValidationError("--stale-after must be a non-negative number of minutes, got \(staleAfter)") }
         options.staleAfter = staleAfter > 0 ? staleAfter * 60 : nil
         let backing: any FavoritesBacking

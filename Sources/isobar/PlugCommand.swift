@@ -8,7 +8,7 @@ struct PlugCommand: AsyncParsableCommand {
         commandName: "plug",
         abstract: "Host any NDJSON stdin/stdout program on the bus (subscribe -> its stdin, its stdout -> publish).",
         discussion: """
-        isobar plug [--sub TOPIC]... [--name NAME] [--no-restart] -- COMMAND [ARGS...]
+        isobar plug [--sub TOPIC]... [--shard K/N] [--name NAME] [--no-restart] -- COMMAND [ARGS...]
 
         COMMAND runs without a shell. Every message received on the subscribed topic prefixes is written
         to its stdin as one line; every line it writes on stdout is published with the topic derived from
@@ -16,11 +16,16 @@ struct PlugCommand: AsyncParsableCommand {
         that is not a JSON object with a string "type" is published as an "error" message instead.
         COMMAND's stderr is logged line by line under NAME. When COMMAND exits it is restarted with
         capped exponential backoff (100 ms doubling to 5 s) unless --no-restart.
+        With --shard K/N, each subscription to a client->filter type (viewport/, select/, leave/,
+        nearest/, search/, favorite/, detail/) becomes one per client partition shard K of N owns
+        (viewport/00/, viewport/02/, ...): how a filter shard hears only its own clients.
         Example: isobar plug --sub visible --sub selection -- python3 examples/format.py
         """)
 
     @Option(name: .customLong("sub"), help: "Topic prefix to subscribe to (repeatable).")
     var subscriptions: [String] = []
+    @Option(help: "Subscribe to the client partitions of filter shard K of N only (K/N; see PROTOCOL.md, Filter shards).")
+    var shard: Shard = .whole
     @Option(help: "Name for logs and error messages (default: COMMAND's basename).")
     var name: String?
     @Flag(help: "Do not restart COMMAND; exit with its status instead.")
@@ -40,7 +45,7 @@ struct PlugCommand: AsyncParsableCommand {
             throw CleanExit.helpRequest(self)
         }
         guard let program = words.first else { throw ValidationError("missing COMMAND: isobar plug [--sub TOPIC]... -- COMMAND [ARGS...]") }
-        let options = PlugOptions(command: program, arguments: Array(words.dropFirst()), subscriptions: subscriptions,
+        let options = PlugOptions(command: program, arguments: Array(words.dropFirst()), subscriptions: shard.subscriptions(subscriptions),
                                   name: name, restart: !noRestart, maxLineLength: maxLineBytes)
         do {
             throw ExitCode(try await runPlug(options, logger: Logger(label: options.displayName)))

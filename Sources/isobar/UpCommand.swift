@@ -57,9 +57,12 @@ struct UpCommand: AsyncParsableCommand {
     var gateway = "127.0.0.1:8080"
     @Flag(help: "Do not start the gateway.")
     var noGateway = false
+    @Option(help: "Filter shards (1 to 64): each serves the clients of its partitions (PROTOCOL.md, Filter shards).")
+    var filters = 1
 
     func run() async throws {
         Logs.bootstrap()
+        guard Shard(index: 0, count: filters) != nil else { throw ValidationError("--filters must be 1 to 64, not \(filters)") }
         let me = Self.executablePath()
         var services = [ServiceSpec(name: "broker", command: me, arguments: ["broker"])]
         var todayURLs = today.isEmpty ? [FetchOptions.defaultToday] : today
@@ -85,10 +88,16 @@ struct UpCommand: AsyncParsableCommand {
                 me, "format", "--units", units, "--locale", locale], stopTimeout: ServiceSpec.plugStopTimeout),
             // The filter starts last and asks for a resync, so persist and fetch answer it once their
             // subscriptions are in place.
-            ServiceSpec(name: "filter", command: me, arguments: [
-                "plug", "--name", "filter"] + Self.subscribe(FilterEngine.subscriptions) + ["--", me, "filter", "--request-resync",
-                "--favorites", favoritesFile, "--stale-after", String(staleAfter)], startDelay: .milliseconds(300),
-                stopTimeout: ServiceSpec.plugStopTimeout),
+        ] + (0..<filters).map { index in
+            // One filter, or shard k of N each under a plug subscribed to its client partitions.
+            let shard = Shard(index: index, count: filters) ?? .whole
+            let name = filters == 1 ? "filter" : "filter-\(index)"
+            let sharding = filters == 1 ? [] : ["--shard", shard.description]
+            return ServiceSpec(name: name, command: me, arguments: [
+                "plug", "--name", name] + sharding + Self.subscribe(FilterEngine.subscriptions) + ["--", me, "filter", "--request-resync",
+                "--favorites", favoritesFile, "--stale-after", String(staleAfter)] + sharding, startDelay: .milliseconds(300),
+                stopTimeout: ServiceSpec.plugStopTimeout)
+        } + [
             ServiceSpec(name: "fetch", command: me, arguments: [
                 "plug", "--name", "fetch"] + Self.subscribe(FeedFetcher.subscriptions) + ["--",
                 me, "fetch"] + todayURLs.flatMap { ["--today", $0] } + tomorrowURLs.flatMap { ["--tomorrow", $0] } + [

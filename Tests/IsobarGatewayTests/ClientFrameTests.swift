@@ -31,7 +31,7 @@ import Testing
         let text = try #require(line(frame))
         #expect(text == #"{"client":"alice","type":"select",   "id":"K1D3"}"#)
         let object = try JSONObject(parsing: text)
-        #expect(Topic.derive(from: object) == "select/alice")
+        #expect(Topic.derive(from: object) == "select/07/alice")  // alice is in partition 7
     }
 
     @Test func aMatchingClientIsKeptAndPassThroughTypesPass() throws {

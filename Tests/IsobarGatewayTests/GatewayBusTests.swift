@@ -16,7 +16,7 @@ extension GatewayProcessTests {
 
             let carol = WSTestClient(port: gw.port, query: "?client=carol")
             carol.send(Self.view)
-            let first = gw.object(gw.waitFor(topic: "viewport/carol", timeout: 15))
+            let first = gw.object(gw.waitFor(topic: Topic.of(type: "viewport", client: "carol"), timeout: 15))
             #expect(first?["gateway"] as? String == "gw-test")
             #expect((first?["ref"] as? NSNumber)?.intValue == 1)
             #expect(first?["version"] == nil)
@@ -45,7 +45,7 @@ extension GatewayProcessTests {
             // A tally with resend re-publishes the viewport (same ref, the version relayed).
             var mark = gw.seenCount
             gw.publishTally(today: "today-x", resend: true)
-            let resent = gw.object(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 15))
+            let resent = gw.object(gw.waitFor(topic: Topic.of(type: "viewport", client: "carol"), from: mark, timeout: 15))
             #expect((resent?["ref"] as? NSNumber)?.intValue == 1)
             #expect((resent?["version"] as? NSNumber)?.intValue == 2)
             // A second one within the lease interval is ignored... (0.2 s here), a later one is not.
@@ -54,22 +54,22 @@ extension GatewayProcessTests {
             // Another client's resync is not for us; a bare resync is.
             mark = gw.seenCount
             gw.bus.publish(#"{"type":"resync","client":"dave","reason":"gap"}"#)
-            #expect(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 1) == nil)
+            #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: "carol"), from: mark, timeout: 1) == nil)
             gw.bus.publish(#"{"type":"resync","reason":"filter started"}"#)
-            #expect(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 15) != nil)
+            #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: "carol"), from: mark, timeout: 15) != nil)
 
             // A new viewport counts up; the frame's own version wins over the relayed one.
             mark = gw.seenCount
             carol.send(#"{"type":"viewport","center":{"latitude":41,"longitude":-100},"span":{"latitudeDelta":2,"longitudeDelta":3},"version":7}"#)
-            let second = gw.object(gw.waitFor(topic: "viewport/carol", from: mark, timeout: 15))
+            let second = gw.object(gw.waitFor(topic: Topic.of(type: "viewport", client: "carol"), from: mark, timeout: 15))
             #expect((second?["ref"] as? NSNumber)?.intValue == 2 && (second?["version"] as? NSNumber)?.intValue == 7)
             carol.send(#"{"type":"select","id":"A"}"#)
-            #expect(gw.object(gw.waitFor(topic: "select/carol", from: mark, timeout: 15))?["id"] as? String == "A")
+            #expect(gw.object(gw.waitFor(topic: Topic.of(type: "select", client: "carol"), from: mark, timeout: 15))?["id"] as? String == "A")
 
             // Closing the WebSocket publishes leave, and the lease is empty again.
             mark = gw.seenCount
             carol.close()
-            #expect(gw.object(gw.waitFor(topic: "leave/carol", from: mark, timeout: 15))?["client"] as? String == "carol")
+            #expect(gw.object(gw.waitFor(topic: Topic.of(type: "leave", client: "carol"), from: mark, timeout: 15))?["client"] as? String == "carol")
             #expect(gw.waitFor(topic: "lease", from: mark, timeout: 15) { $0.contains(#""clients":0"#) && $0.contains("0000000000000000") } != nil)
         }
 
@@ -79,7 +79,7 @@ extension GatewayProcessTests {
             try gw.waitForBus()
             let clients = (0..<5).map { n in WSTestClient(port: gw.port, query: "?client=idle\(n)") }
             for client in clients { client.send(Self.view) }
-            for n in 0..<5 { #expect(gw.waitFor(topic: "viewport/idle\(n)", timeout: 15) != nil) }
+            for n in 0..<5 { #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: "idle\(n)"), timeout: 15) != nil) }
             let mark = gw.seenCount
             Thread.sleep(forTimeInterval: 2)
             let topics = gw.lines(topic: "lease", from: mark).count
@@ -124,7 +124,7 @@ extension GatewayProcessTests {
             #expect(client.waitForEnd(timeout: 15))
             #expect(client.closeCode == 1001)
             #expect(gw.gateway.waitForExit(timeout: .seconds(10)) == .exited(0), "\(gw.gateway.stderrText)")
-            #expect(gw.waitFor(topic: "leave/erin", from: mark, timeout: 2) != nil)
+            #expect(gw.waitFor(topic: Topic.of(type: "leave", client: "erin"), from: mark, timeout: 2) != nil)
         }
     }
 }

@@ -26,7 +26,7 @@ extension GatewayProcessTests {
             // Still usable.
             let mark = gw.seenCount
             client.send(Self.view)
-            #expect(gw.waitFor(topic: "viewport/big", from: mark, timeout: 15) != nil)
+            #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: "big"), from: mark, timeout: 15) != nil)
             // Over the WebSocket layer's own limit (4 x 1024, at least 16 KiB): closed with 1009.
             client.send(String(repeating: " ", count: 40_000))
             #expect(client.waitForEnd(timeout: 15))
@@ -74,7 +74,7 @@ extension GatewayProcessTests {
             let mark = gw.seenCount
             one.close()
             #expect(one.waitForEnd(timeout: 15))
-            #expect(gw.waitFor(topic: "leave/one", from: mark, timeout: 15) != nil)
+            #expect(gw.waitFor(topic: Topic.of(type: "leave", client: "one"), from: mark, timeout: 15) != nil)
             #expect(try HTTPProbe.get(port: gw.port, path: "/ws?client=three", upgrade: true).status == 101)
         }
 
@@ -91,7 +91,7 @@ extension GatewayProcessTests {
             let client = WSTestClient(port: gw.port, headers: ["Authorization": "Bearer s3cret"])
             let mark = gw.seenCount
             client.send(Self.view)
-            #expect(gw.waitFor(topic: "viewport/alice", from: mark, timeout: 10) != nil, "\(gw.gateway.stderrText)")
+            #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: "alice"), from: mark, timeout: 10) != nil, "\(gw.gateway.stderrText)")
         }
 
         @Test func aSlowReaderIsDisconnectedWith1013AndMemoryStaysBounded() throws {
@@ -135,7 +135,7 @@ extension GatewayProcessTests {
             let opened = Date()
             let fd = try HTTPProbe.openSilentWebSocket(port: gw.port, path: "/ws?client=mute")
             defer { close(fd) }
-            let leave = gw.waitFor(topic: "leave/mute", from: mark, timeout: 15)
+            let leave = gw.waitFor(topic: Topic.of(type: "leave", client: "mute"), from: mark, timeout: 15)
             let after = Date().timeIntervalSince(opened)
             #expect(leave != nil, "\(gw.gateway.stderrText)")
             #expect(after >= 0.3, "dropped after \(after) s, before a ping interval")

@@ -13,14 +13,15 @@ extension GatewayProcessTests {
             var pub = ""
             var sub = ""
 
-            static func start() throws -> Pipeline {
+            /// `extra`: more arguments for `up` (`--filters 2`).
+            static func start(extra: [String] = []) throws -> Pipeline {
                 let pub = ProcessHarness.freeTCPPort(), sub = ProcessHarness.freeTCPPort()
                 let http = ProcessHarness.freeTCPPort(), gateway = Int(ProcessHarness.freeTCPPort())
                 let data = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-gw-\(UUID().uuidString)").path
                 let process = try ProcessHarness.isobar(
                     ["up", "--sample", "--sample-port", String(http), "--sample-period", "3600", "--data-dir", data,
                      "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path,
-                     "--gateway", "127.0.0.1:\(gateway)"],
+                     "--gateway", "127.0.0.1:\(gateway)"] + extra,
                     environment: ["ISOBAR_PUB": "tcp://127.0.0.1:\(pub)", "ISOBAR_SUB": "tcp://127.0.0.1:\(sub)"])
                 return Pipeline(process: process, port: gateway, pub: "tcp://127.0.0.1:\(pub)", sub: "tcp://127.0.0.1:\(sub)")
             }

@@ -55,7 +55,7 @@ extension GatewayProcessTests {
             let client = WSTestClient(port: gw.port, query: "?client=secure", tls: configuration)
             let mark = gw.seenCount
             client.send(Self.view)
-            let viewport = gw.waitFor(topic: "viewport/secure", from: mark, timeout: 15)
+            let viewport = gw.waitFor(topic: Topic.of(type: "viewport", client: "secure"), from: mark, timeout: 15)
             #expect(viewport?.contains(#""client":"secure""#) == true, "\(client.failure ?? "") \(gw.gateway.stderrText)")
             gw.bus.publish(#"{"type":"annotations","client":"secure","version":1,"full":true,"day":"today","upsert":[],"remove":[]}"#)
             let annotations = client.next(timeout: 15) { $0["type"] as? String == "annotations" }

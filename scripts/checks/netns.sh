@@ -4,12 +4,13 @@
 #
 #   broker   10.231.7.1   isobar broker --allow-remote --curve-secret … --curve-allow (feeds, stages, gateway keys)
 #   feeds    10.231.7.2   the sample feed (its own loopback), fetch and persist, each under plug
-#   stages   10.231.7.3   filter and format, each under plug
+#   stages   10.231.7.3   two filter shards (0/2, 1/2) and format, each under plug
 #   gateway  10.231.7.4   isobar gateway on its loopback, and the WebSocket clients (scripts/netns-client.py)
 #   stranger 10.231.7.5   a plug subscribed to everything with a key the broker does not allow
 #
 # Checks, each against the brute force of PROTOCOL.md's clustering (Tests/reference): the initial
-# region's 85; random pans within 2 s each, for three clients; the stranger receives nothing and the
+# region's 85; random pans within 2 s each, for three clients (alice in shard 1's partitions, bob and
+# carol in shard 0's); each shard's input held only its own clients' viewports; the stranger receives nothing and the
 # broker logs its refusal; the stages host's link down for 5 s: every client right within 2 s of the
 # link's return; the broker killed and restarted (a pan sent while it is down): every client right
 # again without sending anything more. Every namespace and process is removed on exit, even on failure.
@@ -78,7 +79,11 @@ on feeds env "${bus[@]}" "$(as feeds)" "$bin" plug --name persist --sub station 
   "$bin" persist --data-dir "$work/data" >"$work/persist.log" 2>&1 & pids+=($!)
 on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name format --sub visible --sub selection --sub closest --sub matches --sub pinned --sub particulars -- \
   "$bin" format >"$work/format.log" 2>&1 & pids+=($!)
-on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name filter --sub station --sub snapshot --sub viewport/ --sub select/ --sub resync --sub lease --sub leave/ --sub nearest/ --sub search/ --sub favorite/ --sub detail/ -- "$bin" filter --request-resync >"$work/filter.log" 2>&1 & pids+=($!)
+# Two filter shards; each stage's input is also written to a file (tee), to check what it heard.
+for k in 0 1; do
+  on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name "filter-$k" --shard "$k/2" --sub station --sub snapshot --sub viewport/ --sub select/ --sub resync --sub lease --sub leave/ --sub nearest/ --sub search/ --sub favorite/ --sub detail/ -- \
+    sh -c "tee -a '$work/filter-$k.in' | '$bin' filter --request-resync --shard $k/2" >"$work/filter-$k.log" 2>&1 & pids+=($!)
+done
 sleep 0.5
 on feeds env "${bus[@]}" "$(as feeds)" "$bin" plug --name fetch --sub resync -- \
   "$bin" fetch --today http://127.0.0.1:18089/today.json --tomorrow http://127.0.0.1:18089/tomorrow.json --interval 5 \
@@ -149,6 +154,32 @@ if grep -qF "refused client $(cat "$work/keys/stranger.pub")" "$work/broker.log"
 else log "FAIL: no refusal of the stranger's key in the broker's log"; failures=$((failures + 1)); fi
 if [ -s "$work/stranger.ndjson" ]; then log "FAIL: the stranger received $(wc -l <"$work/stranger.ndjson") lines"; failures=$((failures + 1))
 else log "the stranger (a wrong key) received nothing"; fi
+
+# Each shard heard the viewports of its own clients and of no other (PROTOCOL.md, Filter shards).
+if /usr/bin/python3 - "$work" <<'PY'
+import json, sys
+def partition(name):
+    h = 0xcbf29ce484222325
+    for b in name.encode():
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h % 64
+ok = True
+for k in (0, 1):
+    heard = set()
+    for line in open(f"{sys.argv[1]}/filter-{k}.in"):
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if message.get("type") == "viewport":
+            heard.add(message["client"])
+    mine = {c for c in ("alice", "bob", "carol") if partition(c) % 2 == k}
+    print(f"netns check: shard {k}/2 heard viewports of {sorted(heard)}, owns {sorted(mine)}", file=sys.stderr)
+    ok = ok and heard == mine
+sys.exit(0 if ok else 1)
+PY
+then log "each filter shard heard only its own clients' viewports"
+else log "FAIL: a filter shard heard viewports of clients it does not own"; failures=$((failures + 1)); fi
 
 slowest=$(/usr/bin/python3 -c "import json,sys; print(max(json.loads(l)['seconds'] for l in open(sys.argv[1])))" "$work/results.ndjson")
 [ "$failures" -eq 0 ] || { log "FAILED ($failures checks)"; exit 1; }

@@ -6,13 +6,14 @@ extension FilterEngine {
     func lease(_ lease: Lease, now: Double, into out: inout JSONWriter) {
         var tally = gateways[lease.gateway] ?? GatewayTally()
         tally.lastLease = now
-        let same = tally.clients == lease.clients && LeaseDigest(hex: lease.digest) == tally.digest
+        // A sharded filter checks only its partitions' share; without one it cannot check.
+        let same = lease.share(of: options.shard).map { $0.clients == tally.clients && $0.digest == tally.digest } ?? true
         let quiet = now - max(tally.lastSentAt, tally.lastViewportAt) >= options.tallyGrace
         let resend = !same && quiet && now - tally.lastResendAsk >= options.resendInterval
         if resend { tally.lastResendAsk = now }
         gateways[lease.gateway] = tally
         Tally(gateway: lease.gateway, clients: tally.clients, digest: tally.digest.hex, resend: resend,
-              today: snapshot(for: .today)?.id, tomorrow: snapshot(for: .tomorrow)?.id).write(to: &out)
+              today: snapshot(for: .today)?.id, tomorrow: snapshot(for: .tomorrow)?.id, shard: options.shard).write(to: &out)
     }
 
     /// Forgets a client whose connection closed (unless another gateway hosts it by now).

@@ -73,6 +73,7 @@ public final class FilterEngine {
 
     func handle(_ object: JSONObject, now: Double, into out: inout JSONWriter) throws(MessageError) {
         let type = try object.requireName("type", maxLength: .max)
+        guard options.shard.isWhole || serves(type: type, object) else { return }
         switch type {
         case "station": try receive(StationMessage(from: object))
         case "snapshot": complete(try SnapshotEnd(from: object), line: Array(object.rawBytes), now: now, into: &out)
@@ -89,6 +90,17 @@ public final class FilterEngine {
             out.raw(object.rawBytes)
             out.newline()
         }
+    }
+
+    /// Whether this shard handles a message: a client's message only when it owns the client; a
+    /// client message without a usable client name only on shard 0 (so its error is reported
+    /// once); anything else (snapshots, leases, a bare resync) on every shard.
+    private func serves(type: String, _ object: JSONObject) -> Bool {
+        guard ClientPartition.routedTypes.contains(type) || type == "resync" else { return true }
+        guard let client = ErrorMessage.client(of: object) else {
+            return type == "resync" && object.field("client") == nil ? true : options.shard.index == 0
+        }
+        return options.shard.owns(client: client)
     }
 
     /// Registers a viewport directly (the `--viewport` flag), without emitting anything until

@@ -23,6 +23,9 @@ public struct FilterOptions: Sendable {
     /// marked `"stale":true`; nil never marks one. `isobar filter --stale-after` defaults to 60
     /// minutes, as Weather Underground expires station readings.
     public var staleAfter: Double?
+    /// The clients this filter serves (``Shard``): messages of other clients are left to their
+    /// shard. `.whole` serves every client.
+    public var shard = Shard.whole
 
     public init() {}
 }

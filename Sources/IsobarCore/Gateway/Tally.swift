@@ -1,4 +1,4 @@
-/// `{"type":"tally","gateway":"gw-1","clients":3,"digest":"…","resend":false,"today":"today-…","tomorrow":null}`:
+/// `{"type":"tally","gateway":"gw-1","clients":3,"digest":"…","resend":false,"today":"today-…","tomorrow":null,"shard":"0/1"}`:
 /// the filter's answer to each ``Lease`` (topic `tally`).
 ///
 /// `clients`/`digest` are the filter's own view of that gateway's clients; `resend: true` asks the
@@ -12,14 +12,19 @@ public struct Tally: Sendable, Equatable {
     public var resend: Bool
     public var today: String?
     public var tomorrow: String?
+    /// The filter shard that answers (``Shard``; `0/1` when not sharded): a resend it asks for
+    /// concerns only the clients in the partitions it owns.
+    public var shard: Shard
 
-    public init(gateway: String, clients: Int, digest: String, resend: Bool, today: String?, tomorrow: String?) {
+    public init(gateway: String, clients: Int, digest: String, resend: Bool, today: String?, tomorrow: String?,
+                shard: Shard = .whole) {
         self.gateway = gateway
         self.clients = clients
         self.digest = digest
         self.resend = resend
         self.today = today
         self.tomorrow = tomorrow
+        self.shard = shard
     }
 
     public init(from object: JSONObject) throws(MessageError) {
@@ -29,6 +34,12 @@ public struct Tally: Sendable, Equatable {
         resend = try object.optionalBool("resend") ?? false
         today = try object.optionalString("today")
         tomorrow = try object.optionalString("tomorrow")
+        if let text = try object.optionalString("shard") {
+            guard let shard = Shard(parsing: text) else { throw MessageError("tally \"shard\" must be k/N with 0 <= k < N <= 64, not \"\(text.prefix(20))\"") }
+            self.shard = shard
+        } else {
+            shard = .whole
+        }
     }
 
     public func write(to writer: inout JSONWriter) {
@@ -40,6 +51,7 @@ public struct Tally: Sendable, Equatable {
         writer.key("resend"); writer.bool(resend)
         writer.key("today"); writer.string(today)
         writer.key("tomorrow"); writer.string(tomorrow)
+        writer.key("shard"); writer.string(shard.description)
         writer.objectEnd()
         writer.newline()
     }

@@ -27,6 +27,13 @@ public struct TopicDeriver {
         guard !topic.isEmpty else { return false }
         if let client, !client.range.isEmpty {
             topic.append(UInt8(ascii: "/"))
+            if ClientPartition.isRouted(typeBytes: topic.dropLast()) {
+                let partition = client.escaped
+                    ? ClientPartition.of(JSONDecoding.unescape(line, client.range))
+                    : ClientPartition.of(utf8: UnsafeRawBufferPointer(rebasing: line[client.range]))
+                topic.append(contentsOf: ClientPartition.label(partition).utf8)
+                topic.append(UInt8(ascii: "/"))
+            }
             append(client, from: line)
         }
         return true
