@@ -6,8 +6,9 @@
 # runtime libraries ldd says it needs from the toolchain), validates compose.yaml against the compose
 # spec, brings the stack up from Containerfile.prebuilt under a unique project name, checks that the
 # image resolves every shared library, waits for the healthchecks, attaches a client inside the compose
-# network (and one from the host through the 127.0.0.1-published broker ports), checks that each ends
-# up holding exactly the 85 stations of the initial region, waits for the gateway's /healthz, fetches
+# network (and one from the host through the 127.0.0.1-published broker ports; 'ci' and 'ci-host' are
+# served by different filter shards), checks that each ends up holding exactly the 85 stations of the
+# initial region, waits for the gateway's /healthz, fetches
 # the web map's files and runs a WebSocket client on the published gateway port that must end up
 # holding the same 85 (scripts/compose-ws-check.py), and always brings the stack down with its volume.
 #
@@ -235,7 +236,7 @@ log "every shared library found ($(grep -c '=>' <<<"$image_ldd") resolved, $(gre
 
 # ---------------------------------------------------------------- health
 step "waiting for every service to run and for the broker and sample-feed healthchecks"
-services=(broker sample-feed persist format filter fetch gateway)
+services=(broker sample-feed persist format filter filter-1 fetch gateway)
 # No systemd here, so podman does not schedule healthchecks: run them ourselves until they pass.
 deadline=$(( $(date +%s) + 90 ))
 while :; do

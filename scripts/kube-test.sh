@@ -9,8 +9,8 @@
 #   - the gateway pod serves the web map's files, and a WebSocket client on it (check_client of
 #     scripts/compose-ws-check.py) holds exactly the 85 stations of the initial region (computed from
 #     Fixtures/today.json);
-#   - `isobar attach --client ci` in a container on the network, with its allowlisted CURVE key, holds
-#     exactly the same 85; one with a key that is not on the allowlist receives nothing, and the broker
+#   - `isobar attach --client ci` and `--client ci-2` (one per filter shard of the StatefulSet's two) in
+#     containers on the network, with the allowlisted CURVE key, each hold exactly the same 85; one with a key that is not on the allowlist receives nothing, and the broker
 #     logs the refusal;
 #   - persist's claim holds the SQLite file.
 # Always removes every pod, secret, volume, the network and the image it made (trap).
@@ -244,6 +244,8 @@ attach() {
 gateway_ip=$(pod_ip "$prefix-gateway-pod-0")
 step "clients: WebSocket on ws://$gateway_ip:8080/ws; attach 'ci' (allowlisted key) and 'intruder' (key not allowed) on the network"
 attach ci ci & ci_pid=$!
+# A second client in the other filter shard's partitions (ci: partition 33, shard 1 of 2; ci-2: 34, shard 0).
+attach ci-2 ci & ci2_pid=$!
 attach intruder intruder & intruder_pid=$!
 # The web map's files, with room for a loaded machine (a debug gateway sharing 2 cores with builds and a
 # soak, load average 14, once took over 5 s for one file: compose-ws-check.py's own limit). Times logged.
@@ -273,23 +275,28 @@ try:
 except Exception as error:
     check.fail(f"WebSocket ws://{address}/ws: {type(error).__name__}: {error}")
 PY
-deadline=$(( $(date +%s) + 60 ))
-while [ "$(state "$work/ci.ndjson")" != "$(cat "$work/expected.json")" ]; do
-  if ! kill -0 "$ci_pid" 2>/dev/null || [ "$(date +%s)" -ge "$deadline" ]; then
-    tail -n 5 "$work/ci.err" >&2
-    got=$(state "$work/ci.ndjson")
-    log "FAIL: client ci holds $(jq length <<<"$got") stations, expected the $EXPECTED_COUNT of the initial region"
-    jq -n --argjson got "$got" --slurpfile want "$work/expected.json" '{missing: ($want[0] - $got), unexpected: ($got - $want[0])}' >&2
-    exit 1
-  fi
-  sleep 1
-done
-sleep 2 # late messages
-[ "$(state "$work/ci.ndjson")" = "$(cat "$work/expected.json")" ] || { log "FAIL: client ci's set changed after it held the 85"; exit 1; }
-jq -s -e '[.[] | select(.type == "annotations")] as $a | ([$a[].version] | . == (sort | unique))
-          and all($a[].upsert[]?; (.title | type) == "string" and (.coordinate.latitude | type) == "number")' \
-  "$work/ci.ndjson" >/dev/null || { log "FAIL: client ci: versions not increasing or an annotation without title/coordinate"; exit 1; }
-log "client ci: $(grep -c '"type":"annotations"' "$work/ci.ndjson") annotations messages, final set = the $EXPECTED_COUNT expected stations"
+# held_by NAME PID: waits until client NAME holds exactly the expected set, then checks it stays.
+held_by() {
+  local name=$1 pid=$2 deadline=$(( $(date +%s) + 60 )) got
+  while [ "$(state "$work/$name.ndjson")" != "$(cat "$work/expected.json")" ]; do
+    if ! kill -0 "$pid" 2>/dev/null || [ "$(date +%s)" -ge "$deadline" ]; then
+      tail -n 5 "$work/$name.err" >&2
+      got=$(state "$work/$name.ndjson")
+      log "FAIL: client $name holds $(jq length <<<"$got") stations, expected the $EXPECTED_COUNT of the initial region"
+      jq -n --argjson got "$got" --slurpfile want "$work/expected.json" '{missing: ($want[0] - $got), unexpected: ($got - $want[0])}' >&2
+      exit 1
+    fi
+    sleep 1
+  done
+  sleep 2 # late messages
+  [ "$(state "$work/$name.ndjson")" = "$(cat "$work/expected.json")" ] || { log "FAIL: client $name's set changed after it held the 85"; exit 1; }
+  jq -s -e '[.[] | select(.type == "annotations")] as $a | ([$a[].version] | . == (sort | unique))
+            and all($a[].upsert[]?; (.title | type) == "string" and (.coordinate.latitude | type) == "number")' \
+    "$work/$name.ndjson" >/dev/null || { log "FAIL: client $name: versions not increasing or an annotation without title/coordinate"; exit 1; }
+  log "client $name: $(grep -c '"type":"annotations"' "$work/$name.ndjson") annotations messages, final set = the $EXPECTED_COUNT expected stations"
+}
+held_by ci "$ci_pid"
+held_by ci-2 "$ci2_pid"
 # The intruder has been trying as long as ci took; the broker must have refused its key (it logs the
 # first refusal of each key), and it must have received nothing in all that time.
 intruder_pub=$(cat "$work/keys/intruder.pub")
@@ -302,8 +309,8 @@ until $podman logs "$prefix-broker-pod-0-broker" 2>&1 | grep -qF "refused client
   fi
   sleep 1
 done
-$podman rm -f -t 0 "$prefix-ci" "$prefix-intruder" >/dev/null 2>&1 || true
-wait "$ci_pid" "$intruder_pid" 2>/dev/null || true
+$podman rm -f -t 0 "$prefix-ci" "$prefix-ci-2" "$prefix-intruder" >/dev/null 2>&1 || true
+wait "$ci_pid" "$ci2_pid" "$intruder_pid" 2>/dev/null || true
 if [ -s "$work/intruder.ndjson" ]; then
   log "FAIL: client intruder (key not on the allowlist) received $(wc -l <"$work/intruder.ndjson") lines"
   exit 1

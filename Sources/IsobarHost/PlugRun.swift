@@ -55,7 +55,7 @@ public func runPlug(_ options: PlugOptions, logger: Logger) async throws(PlugErr
     }
 
     let plug = Plug(options: options, logger: logger)
-    let topics = options.subscriptions.map { $0.isEmpty ? "(everything)" : $0 }.joined(separator: ", ")
+    let topics = subscriptionSummary(options.subscriptions)
     if let security {
         logger.info("CURVE on: broker key \(security.serverKey), client key \(security.keyPair.publicKey)")
     }
@@ -90,4 +90,27 @@ public func runPlug(_ options: PlugOptions, logger: Logger) async throws(PlugErr
     })
     // Past the budget the group cancels the service, which kills the command's process group.
     return await service.runUntilSignalled(logger: logger, stopBudget: options.stopBudget)
+}
+
+/// The subscriptions for the log, with a filter shard's per-partition prefixes (`viewport/00/`,
+/// `viewport/02/`, ...) folded into one entry per type: `viewport/PP/ (32 partitions: 00, 02, ..., 62)`.
+func subscriptionSummary(_ topics: [String]) -> String {
+    var partitioned: [String: [String]] = [:]
+    var order: [String] = []
+    for topic in topics {
+        let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[2].isEmpty, parts[1].count == 2, parts[1].allSatisfy(\.isNumber) {
+            let type = String(parts[0])
+            if partitioned[type] == nil { order.append(type + "/PP/") }
+            partitioned[type, default: []].append(String(parts[1]))
+        } else {
+            order.append(topic.isEmpty ? "(everything)" : topic)
+        }
+    }
+    let entries = order.map { entry -> String in
+        guard entry.hasSuffix("/PP/"), let labels = partitioned[String(entry.dropLast(4))] else { return entry }
+        let shown = labels.count <= 4 ? labels.joined(separator: ", ") : "\(labels[0]), \(labels[1]), ..., \(labels[labels.count - 1])"
+        return "\(entry) (\(labels.count) partitions: \(shown))"
+    }
+    return entries.joined(separator: ", ")
 }

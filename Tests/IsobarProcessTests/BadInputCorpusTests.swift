@@ -191,7 +191,8 @@ struct BadInputCorpusTests {
                 let payload = String(decoding: line, as: UTF8.self)
                 if message.topic != "error", let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] {
                     let client = object["client"] as? String ?? ""
-                    #expect(message.topic == (object["type"] as? String ?? "") + (client.isEmpty ? "" : "/" + client), "\(payload.prefix(80))")
+                    // type/client, with the client's partition for client->filter types (viewport/07/alice).
+                    #expect(message.topic == Topic.of(type: object["type"] as? String ?? "", client: client), "\(payload.prefix(80))")
                 }
                 lines.append(payload)
             }

@@ -11,12 +11,13 @@ each run has its own network. Writes into OUTDIR:
   configmaps.yaml     the ConfigMaps, for `kube play --configmap` (kube play 4.3 looks a ConfigMap up only
                       in the played file or there)
   secret-NAME.yaml    each Secret with its `data` values decoded, for `podman secret create NAME FILE`
-  NN-NAME.yaml        one workload per file, its image replaced by IMAGE; a StatefulSet of one becomes a
-                      Deployment of one whose volume is that claim
+  NN-NAME.yaml        one workload per file, its image replaced by IMAGE; each pod K of a StatefulSet
+                      becomes a Deployment of one (NAME-K when it has several), its volumes the claims of
+                      pod K, env from the pod-index label given its value and $(VAR) in its command expanded
   plan.json           per workload: the file, the pod and container names kube play gives it, the
                       Service names that select it (for network aliases) and its probes
 Everything kube play 4.3 does not implement is changed here, and only that (docs/k8s.md lists why):
-  - StatefulSet: ignored by kube play (no pod, no error)
+  - StatefulSet: ignored by kube play (no pod, no error); its pods' index label, $(VAR) expansion likewise
   - Secret volumes: kube play writes the values still base64-encoded, so the test stores the Secrets itself
   - Service: ignored; the test gives each selected pod the Service's name as a DNS alias on its network
   - NetworkPolicy: ignored; reported, not enforced
@@ -70,6 +71,34 @@ def check_selectors(workloads, services, policies):
                         sys.exit(f"podman-play: {what} opens port {p['port']}, which {name} does not declare")
 
 
+POD_INDEX = "metadata.labels['apps.kubernetes.io/pod-index']"
+
+
+def pod_of(template, index):
+    """Pod `index` of a StatefulSet's template, as the cluster would run it: an env var taken from the
+    pod-index label (Kubernetes 1.28+) gets its value, and `$(VAR)` in command and args is expanded
+    from the container's literal env values (as the kubelet does; kube play 4.3 expands neither)."""
+    template = copy.deepcopy(template)
+    template.setdefault("metadata", {}).setdefault("labels", {})["apps.kubernetes.io/pod-index"] = str(index)
+    for c in template["spec"]["containers"]:
+        values = {}
+        for e in c.get("env", []):
+            if e.get("valueFrom", {}).get("fieldRef", {}).get("fieldPath") == POD_INDEX:
+                del e["valueFrom"]
+                e["value"] = str(index)
+            if "value" in e:
+                values[e["name"]] = e["value"]
+        for key in ("command", "args"):
+            expanded = []
+            for word in c.get(key, []):
+                for var, value in values.items():
+                    word = word.replace(f"$({var})", value)
+                expanded.append(word)
+            if key in c:
+                c[key] = expanded
+    return template
+
+
 def main():
     prefix, image, out = sys.argv[1] + "-", sys.argv[2], sys.argv[3]
     docs = []
@@ -100,21 +129,23 @@ def main():
         elif kind == "Deployment":
             workloads.append(copy.deepcopy(d))
         elif kind == "StatefulSet":
-            if d["spec"].get("replicas", 1) != 1:
-                sys.exit(f"podman-play: StatefulSet {name}: only replicas: 1 is converted")
             spec = d["spec"]
-            template = copy.deepcopy(spec["template"])
-            for claim in spec.get("volumeClaimTemplates", []):
-                claim_name = f"{prefix}{claim['metadata']['name']}-{name[len(prefix):]}-0"
-                claims.append({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
-                               "metadata": {"name": claim_name, "labels": claim["metadata"].get("labels", {})},
-                               "spec": claim["spec"]})
-                template["spec"].setdefault("volumes", []).append(
-                    {"name": claim["metadata"]["name"], "persistentVolumeClaim": {"claimName": claim_name}})
-            workloads.append({"apiVersion": "apps/v1", "kind": "Deployment",
-                              "metadata": copy.deepcopy(d["metadata"]),
-                              "spec": {"replicas": 1, "selector": spec["selector"], "template": template},
-                              "converted_from": "StatefulSet"})
+            replicas = spec.get("replicas", 1)
+            for index in range(replicas):
+                template = pod_of(spec["template"], index)
+                for claim in spec.get("volumeClaimTemplates", []):
+                    claim_name = f"{prefix}{claim['metadata']['name']}-{name[len(prefix):]}-{index}"
+                    claims.append({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                                   "metadata": {"name": claim_name, "labels": claim["metadata"].get("labels", {})},
+                                   "spec": claim["spec"]})
+                    template["spec"].setdefault("volumes", []).append(
+                        {"name": claim["metadata"]["name"], "persistentVolumeClaim": {"claimName": claim_name}})
+                metadata = copy.deepcopy(d["metadata"])
+                if replicas > 1:
+                    metadata["name"] = f"{name}-{index}"
+                workloads.append({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": metadata,
+                                  "spec": {"replicas": 1, "selector": spec["selector"], "template": template},
+                                  "converted_from": "StatefulSet"})
         else:
             ignored.append(f"{kind}/{name}")
 
@@ -124,7 +155,9 @@ def main():
     with open(os.path.join(out, "configmaps.yaml"), "w") as f:
         yaml.safe_dump_all(configmaps, f)
     rank = {prefix + n: i for i, n in enumerate(ORDER)}
-    workloads.sort(key=lambda w: rank.get(w["metadata"]["name"], len(ORDER)))
+    # A StatefulSet's pods (filter-0, filter-1) rank as the StatefulSet, in index order.
+    workloads.sort(key=lambda w: (rank.get(w["metadata"]["name"], rank.get(w["metadata"]["name"].rsplit("-", 1)[0], len(ORDER))),
+                                  w["metadata"]["name"]))
     plan = {"secrets": secrets, "ignored": ignored, "workloads": []}
     for i, w in enumerate(workloads):
         name = w["metadata"]["name"]
