@@ -35,6 +35,13 @@ final class ClientTable: @unchecked Sendable {
         return entries[client]?.messages ?? 0
     }
 
+    /// What a client holds: messages received, the set's size and version.
+    func held(_ client: String) -> (messages: Int, count: Int, version: Int) {
+        lock.lock(); defer { lock.unlock() }
+        guard let entry = entries[client] else { return (0, 0, 0) }
+        return (entry.messages, entry.set.items.count, entry.set.version)
+    }
+
     func lastSnapshot(_ client: String) -> String? {
         lock.lock(); defer { lock.unlock() }
         return entries[client]?.lastSnapshot
@@ -55,7 +62,17 @@ final class ClientTable: @unchecked Sendable {
         return (outcome, applied)
     }
 
+    /// Tallies received (answers to this process's leases, when it plays a gateway), and how many
+    /// of them asked for a resend (the filter's view of the leased clients differed).
+    private(set) var tallies = 0
+    private(set) var resends = 0
+
     func receive(topic: String, payload: [UInt8]) {
+        if topic == "tally" {
+            let resend = (try? JSONObject(storage: payload)).flatMap { try? Tally(from: $0) }?.resend ?? false
+            lock.lock(); tallies += 1; if resend { resends += 1 }; lock.unlock()
+            return
+        }
         guard topic.hasPrefix("annotations/") else { return }
         let name = String(topic.dropFirst("annotations/".count))
         guard let object = try? JSONObject(storage: payload) else {
@@ -64,7 +81,7 @@ final class ClientTable: @unchecked Sendable {
         }
         lock.lock()
         // In place (one hash lookup, no copy of the client's set).
-        let (outcome, applied) = Self.update(&entries[name, default: Entry()], with: object, probe: name == Pipeline.probe)
+        let (outcome, applied) = Self.update(&entries[name, default: Entry()], with: object, probe: name.hasPrefix(Pipeline.probe))
         if case .gap = outcome { gaps += 1 }
         if outcome == nil { badMessages += 1 }
         lock.unlock()

@@ -28,6 +28,12 @@ struct ClientsCommand: ParsableCommand {
     var warmup = 1
     @Flag(help: "Send each client's next viewport as soon as its update is applied, instead of the burst of all updates taken together.")
     var oneAtATime = false
+    @Option(help: "Filter shards (1: one filter, as `isobar up`; N: `isobar up --filters N`).")
+    var filters = 1
+    @Option(help: "Idle clients besides the panning ones, hosted like a gateway's: one viewport each, then one lease per second for all.")
+    var idle = 0
+    @Option(help: "Seconds over which the idle clients' cost is measured, before the panning runs.")
+    var idleSeconds = 10.0
 
     func run() throws {
         let world = try WorldStations.load(path: common.world)
@@ -60,15 +66,40 @@ struct ClientsCommand: ParsableCommand {
             plans.append(plan)
         }
 
-        let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "clients")
-        defer { pipeline.stop() }
+        let fleet = idle > 0 ? try IdleFleet(count: idle, shadow: shadow, snapshot: snapshot, seed: common.seed &+ 77,
+                                             spans: minSpan...maxSpan) : nil
+
+        // Room for every client in one filter (its default bound is 100,000).
+        let filterArguments = ["--max-clients", String(max(FilterOptions().maxClients, 2 * (clients + idle)))]
+        let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "clients", filters: filters, filterArguments: filterArguments)
+        defer { fleet?.stopLeasing(); pipeline.stop() }
         try pipeline.load(lines, id: id)
+        var idleNotes: [String] = []
+        if let fleet {
+            let took = try fleet.connect(pipeline)
+            fleet.startLeasing(pipeline)
+            Thread.sleep(forTimeInterval: 2)  // the first tallies; nothing else in flight
+            let before = pipeline.roles.map { ProcStatus.cpuSeconds(pid: $0.pid) ?? 0 }
+            let talliesBefore = pipeline.clients.tallies
+            let start = Clock.now()
+            Thread.sleep(forTimeInterval: idleSeconds)
+            let seconds = Clock.now() - start
+            let used = zip(pipeline.roles, before).map { (ProcStatus.cpuSeconds(pid: $0.0.pid) ?? 0) - $0.1 }
+            let pipelineCPU = zip(pipeline.roles, used).filter { !$0.0.name.hasPrefix("clients") }.map(\.1).reduce(0, +)
+            let everything = used.reduce(0, +)
+            idleNotes.append("idle: \(Format.int(idle)) clients leased as one gateway (one viewport each, then one lease per second); all answered in \(Format.number(took, 1)) s")
+            idleNotes.append("idle cost over \(Format.number(seconds, 1)) s with only the idle clients connected, % of one core: " +
+                             zip(pipeline.roles, used).map { "\($0.0.name) \(Format.number($0.1 / seconds * 100, 2))" }.joined(separator: ", ") +
+                             "; pipeline (every process but this one) \(Format.number(pipelineCPU / seconds * 100, 2)) % = \(Format.number(pipelineCPU / seconds / Double(idle) * 1e6, 3)) µs per idle client per second (with this process, the leasing \"gateway\": \(Format.number(everything / seconds / Double(idle) * 1e6, 3)) µs)")
+            idleNotes.append("tallies while idle: \(pipeline.clients.tallies - talliesBefore) (one per shard per lease)")
+        }
         let loop = ClientsLoop(names: names, plans: plans, burst: !oneAtATime)
         pipeline.clients.onApplied = { client, _, count, time in loop.applied(client: client, count: count, time: time) }
         pipeline.clients.onDrained = { loop.flush() }
 
         let rssLoaded = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
-        var table = Table("clients: \(Format.int(clients)) clients x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°, pan steps up to \(panStep) x span, zoom steps up to \(zoomStep)x\(oneAtATime ? ", viewports sent one at a time" : "")",
+        let layout = (idle > 0 ? " (+ \(Format.int(idle)) idle)" : "") + (filters > 1 ? ", \(filters) filter shards" : "")
+        var table = Table("clients: \(Format.int(clients)) clients\(layout) x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°, pan steps up to \(panStep) x span, zoom steps up to \(zoomStep)x\(oneAtATime ? ", viewports sent one at a time" : "")",
                           header: ["run", "updates/s", "seconds", "p50 ms", "p99 ms", "max ms", "filter RSS MB start / max / end"])
         var rates: [Double] = []
         var starved = 0
@@ -125,6 +156,12 @@ struct ClientsCommand: ParsableCommand {
                    zip(pipeline.roles, perUpdate).map { "\($0.name) \(Format.number($1, 1))" }.joined(separator: ", ") +
                    "; total \(Format.number(perUpdate.reduce(0, +), 1)) (2 cores give \(Format.number(2e6 / 20_000, 0)) µs per update at 20,000/s)")
         let flat = Self.isFlat(samples)
+        for note in idleNotes { table.note(note) }
+        if let fleet {
+            let wrong = fleet.wrong(pipeline)
+            table.note("idle clients at the end: \(wrong) of \(Format.int(idle)) not holding exactly their one answer (count, version, one message); tallies asking for a resend: \(pipeline.clients.resends)")
+            table.note("target (100,000 connected, 1,000 panning): >= 15,000 updates/s, every client correct: \(rate.median >= 15_000 && wrong == 0 && loop.wrong == 0 && starved == 0 && pipeline.clients.gaps == 0 ? "MET" : "NOT MET") (rate \(Format.number(rate.median)), idle wrong \(wrong), panning wrong \(loop.wrong), starved \(starved), gaps \(pipeline.clients.gaps))")
+        }
         table.note("target: >= 20,000 updates/s, none starved, memory flat: \(rate.median >= 20_000 && starved == 0 && counts.min == Double(total) && flat ? "MET" : "NOT MET") (rate \(Format.number(rate.median)), starved \(starved), memory \(flat ? "flat" : "growing"))")
         table.print()
     }

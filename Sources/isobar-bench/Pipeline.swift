@@ -5,7 +5,8 @@ import IsobarHost
 
 /// A running Isobar pipeline for the end-to-end benchmarks: `isobar broker`, the filter and the
 /// formatter each under `isobar plug` (as `isobar up` runs them), on fresh loopback ports, plus
-/// one `BusClient` in this process that plays every map client (subscribed to `annotations/`).
+/// one `BusClient` in this process that plays every map client (subscribed to `annotations/`, and
+/// to `tally` for the benchmarks whose clients are leased like a gateway's).
 final class Pipeline {
     let processes: [Process]
     let client: BusClient
@@ -13,35 +14,59 @@ final class Pipeline {
     let scratch: String
     /// The bus endpoints every process of this pipeline uses (ISOBAR_PUB, ISOBAR_SUB).
     let environment: [String: String]
-    /// The `isobar filter` process (the filter plug's child).
-    let filterPID: Int32
+    /// The `isobar filter` processes (each filter plug's child): one, or one per shard.
+    let filterPIDs: [Int32]
+    /// The first (or only) filter.
+    var filterPID: Int32 { filterPIDs[0] }
     /// Every process of the pipeline by role, for CPU accounting (`ProcStatus.cpuSeconds`).
     let roles: [(name: String, pid: Int32)]
+    /// The probe client of the first shard (the only one when not sharded).
     static let probe = "bench-probe"
+    /// One probe client per filter shard (a name in that shard's partitions), so the handshake
+    /// and the snapshot load wait for every shard.
+    let probes: [String]
 
-    init(isobar: String, name: String) throws {
+    /// `filters` > 1 runs that many filter shards (`plug --shard k/N ... -- filter --shard k/N`);
+    /// `filterArguments` go to every `isobar filter`.
+    init(isobar: String, name: String, filters: Int = 1, filterArguments: [String] = []) throws {
         scratch = Paths.scratch(name)
         let (frontend, backend) = FreePort.endpoints()
         let env = ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend]
         environment = env
+        let shards = (0..<filters).map { Shard(index: $0, count: filters) ?? .whole }
+        probes = shards.map { shard in
+            shard.owns(client: Self.probe) ? Self.probe
+                : (0...).lazy.map { "bench-probe-\($0)" }.first { shard.owns(client: $0) } ?? Self.probe
+        }
         var started: [Process] = []
         do {
             started.append(try Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log"))
-            let filterPlug = try Children.start(
-                isobar, ["plug", "--name", "filter"] + FilterEngine.subscriptions.flatMap { ["--sub", $0] } + ["--", isobar, "filter"],
-                environment: env, log: scratch + "/filter.log")
-            started.append(filterPlug)
+            var filterPlugs: [Process] = []
+            for shard in shards {
+                let sharding = shard.isWhole ? [] : ["--shard", shard.description]
+                let plugName = shard.isWhole ? "filter" : "filter-\(shard.index)"
+                let filterPlug = try Children.start(
+                    isobar, ["plug", "--name", plugName] + sharding + FilterEngine.subscriptions.flatMap { ["--sub", $0] }
+                        + ["--", isobar, "filter"] + sharding + filterArguments,
+                    environment: env, log: scratch + "/\(plugName).log")
+                started.append(filterPlug)
+                filterPlugs.append(filterPlug)
+            }
             let formatPlug = try Children.start(isobar, ["plug", "--name", "format"] + FormatEngine.subscriptions.flatMap { ["--sub", $0] }
                                                          + ["--", isobar, "format"], environment: env, log: scratch + "/format.log")
             started.append(formatPlug)
-            guard let pid = ProcStatus.waitForChild(of: filterPlug.processIdentifier),
-                  let formatPID = ProcStatus.waitForChild(of: formatPlug.processIdentifier) else {
+            let pids = filterPlugs.map { ProcStatus.waitForChild(of: $0.processIdentifier) }
+            guard pids.allSatisfy({ $0 != nil }), let formatPID = ProcStatus.waitForChild(of: formatPlug.processIdentifier) else {
                 throw ValidationError("a plug started no stage; logs in \(scratch)")
             }
-            filterPID = pid
-            roles = [("broker", started[0].processIdentifier), ("filter plug", filterPlug.processIdentifier), ("filter", pid),
-                     ("format plug", formatPlug.processIdentifier), ("format", formatPID), ("clients (this process)", getpid())]
-            client = try BusClient(endpoints: BrokerEndpoints(frontend: frontend, backend: backend), topics: ["annotations/"])
+            filterPIDs = pids.compactMap { $0 }
+            var roles: [(name: String, pid: Int32)] = [("broker", started[0].processIdentifier)]
+            for (k, plug) in filterPlugs.enumerated() {
+                let label = filters == 1 ? "filter" : "filter \(k)"
+                roles += [("\(label) plug", plug.processIdentifier), (label, filterPIDs[k])]
+            }
+            self.roles = roles + [("format plug", formatPlug.processIdentifier), ("format", formatPID), ("clients (this process)", getpid())]
+            client = try BusClient(endpoints: BrokerEndpoints(frontend: frontend, backend: backend), topics: ["annotations/", "tally"])
         } catch {
             Children.stop(started)
             throw error
@@ -68,24 +93,26 @@ final class Pipeline {
         return ValidationError("\(message); logs in \(scratch)")
     }
 
-    /// The probe client's viewport: a tiny box in the ocean, so its answers are small.
-    private static var probeViewport: [UInt8] {
+    /// A probe client's viewport: a tiny box in the ocean, so its answers are small.
+    private static func probeViewport(_ name: String) -> [UInt8] {
         var writer = JSONWriter()
-        Viewport(client: probe, region: Region(clampingCenter: Coordinate(latitude: -60, longitude: -140),
-                                               latitudeDelta: 0.01, longitudeDelta: 0.01)).write(to: &writer)
+        Viewport(client: name, region: Region(clampingCenter: Coordinate(latitude: -60, longitude: -140),
+                                              latitudeDelta: 0.01, longitudeDelta: 0.01)).write(to: &writer)
         return Array(writer.bytes.dropLast())
     }
 
-    private static let probeResync = Array(#"{"type":"resync","client":"bench-probe","reason":"bench probe"}"#.utf8)
+    private static func probeResync(_ name: String) -> [UInt8] {
+        Array(#"{"type":"resync","client":"\#(name)","reason":"bench probe"}"#.utf8)
+    }
 
-    /// Sends the probe client's viewport until an answer comes back through filter and format:
-    /// then every subscription on the way is in place (no bare sleeps).
+    /// Sends each probe client's viewport until an answer comes back through filter and format:
+    /// then every subscription on the way is in place, for every shard (no bare sleeps).
     func handshake(timeout: Double = 20) throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while clients.messages(Self.probe) == 0 {
+        while probes.contains(where: { clients.messages($0) == 0 }) {
             guard Date() < deadline else { throw failure("pipeline handshake: no answer in \(Int(timeout)) s") }
-            client.publish(Self.probeViewport)
-            waitFor(seconds: 0.1) { self.clients.messages(Self.probe) > 0 }
+            for probe in probes where clients.messages(probe) == 0 { client.publish(Self.probeViewport(probe)) }
+            waitFor(seconds: 0.1) { self.probes.allSatisfy { self.clients.messages($0) > 0 } }
         }
     }
 
@@ -101,29 +128,31 @@ final class Pipeline {
     }
 
     /// Publishes a snapshot (station lines, then the end marker) in windows of `window` lines; after
-    /// each window a resync for the probe client, answered only once the filter has read everything
+    /// each window a resync for every probe client, answered only once its shard has read everything
     /// before it, so at most two windows are ever queued (below every high-water mark: no drops).
-    /// Returns when the filter answers with the new snapshot in force.
+    /// Returns when every shard answers with the new snapshot in force.
     func load(_ lines: [[UInt8]], id: String, window: Int = 20_000) throws {
         try handshake()
         var asked = 0
-        let base = clients.messages(Self.probe)
+        let base = probes.map { clients.messages($0) }
         var index = 0
         while index < lines.count {
             let end = min(lines.count, index + window)
             client.publish(lines: Array(lines[index..<end]))
             index = end
-            client.publish(Self.probeResync)
+            for probe in probes { client.publish(Self.probeResync(probe)) }
             asked += 1
-            let needed = base + asked - 1
-            guard waitFor(seconds: 120, { self.clients.messages(Self.probe) >= needed }) else {
+            let needed = base.map { $0 + asked - 1 }
+            guard waitFor(seconds: 120, { zip(self.probes, needed).allSatisfy { self.clients.messages($0) >= $1 } }) else {
                 throw failure("loading: the filter stopped answering")
             }
         }
         // A final probe is answered after the end marker was handled: it names the snapshot in force.
-        let before = clients.messages(Self.probe)
-        client.publish(Self.probeResync)
-        guard waitFor(seconds: 120, { self.clients.messages(Self.probe) > before && self.clients.lastSnapshot(Self.probe) == id }) else {
+        let before = probes.map { clients.messages($0) }
+        for probe in probes { client.publish(Self.probeResync(probe)) }
+        guard waitFor(seconds: 120, {
+            zip(self.probes, before).allSatisfy { self.clients.messages($0) > $1 && self.clients.lastSnapshot($0) == id }
+        }) else {
             throw failure("loading: snapshot \(id) did not take effect (lost stations?)")
         }
     }

@@ -5,7 +5,12 @@ import IsobarCore
 /// with which version (a pan that changes nothing produces none), and how many annotations the
 /// client will hold; the benchmark waits for exactly that.
 final class Shadow {
-    let engine = FilterEngine()
+    /// Holds every client the benchmark plays (no `maxClients` eviction, unlike a real filter).
+    let engine: FilterEngine = {
+        var options = FilterOptions()
+        options.maxClients = .max
+        return FilterEngine(options: options)
+    }()
     private var out = JSONWriter(capacity: 1 << 20)
 
     init(lines: [[UInt8]]) {

@@ -39,6 +39,8 @@ struct FilterCommand: ParsableCommand {
     var limit = Viewport.defaultLimit
     @Option(help: "Forget clients silent for this many seconds.")
     var idle: Double = 600
+    @Option(help: "Most clients held; beyond it the least recently seen is dropped to make room.")
+    var maxClients = FilterOptions().maxClients
     @Option(help: "Forget a gateway's clients when it has sent no lease for this many seconds.")
     var leaseTimeout: Double = 30
     @Option(help: "Longest accepted input line in bytes.")
@@ -58,6 +60,8 @@ struct FilterCommand: ParsableCommand {
         options.idleSeconds = idle
         options.leaseTimeout = leaseTimeout
         options.shard = shard
+        guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1, got \(maxClients)") }
+        options.maxClients = maxClients
         guard staleAfter.isFinite, staleAfter >= 0 else { throw ValidationError("--stale-after must be a non-negative number of minutes, got \(staleAfter)") }
         options.staleAfter = staleAfter > 0 ? staleAfter * 60 : nil
         let backing: any FavoritesBacking
