@@ -42,6 +42,8 @@ step pipe-filter --runs "$runs" --file "$data"
 step latency --runs "$runs"
 step clients --runs "$runs" --steps 60                                   # users jumping around the map
 step clients --runs "$runs" --steps 60 --pan-step 0.1 --zoom-step 1.1   # fingers on the glass: pans and pinches in progress
+step clients --runs "$runs" --steps 60 --pan-step 0.1 --zoom-step 1.1 --idle 99000              # 100,000 connected (issue 15)
+step clients --runs "$runs" --steps 60 --pan-step 0.1 --zoom-step 1.1 --idle 99000 --filters 4  # the same on 4 filter shards
 step dense --runs "$runs"
 step find --runs "$runs"                                                # nearest and search: 1M in process, 100,000 through the pipeline
 step memory --runs "$runs" --file "$data"
