@@ -4,32 +4,39 @@ import IsobarCore
 /// One WebSocket map client inside the gateway.
 ///
 /// Its bus-facing state (the latest viewport, when it was sent) is read and written only under the
-/// ``GatewayHub``'s lock; the outbound queue has its own. `closeChannel` drops the TCP connection
-/// without a close handshake, for a client that no longer reads (its close frame would never leave).
+/// ``GatewayHub``'s lock; the outbound queue has its own. The two closures reach the connection's
+/// ``WebSocketConnectionHandler`` on its event loop from any thread: `wake` drains the queue,
+/// `sendClose` sends a close frame (and drops the TCP connection 2 s later if the peer does not
+/// answer it, as a client that no longer reads never will).
 final class GatewayConnection: @unchecked Sendable {
     // @unchecked: `viewport` and `viewportAt` are guarded by the hub's lock; `outbox` is thread-safe.
     let name: String
     let outbox: Outbox
-    let closeChannel: @Sendable () -> Void
+    let wake: @Sendable () -> Void
+    let sendClose: @Sendable (Outbox.Close) -> Void
     /// The latest viewport published for this client (with its `ref`), re-sent on resync or tally.
     var viewport: Viewport?
     /// Monotonic nanoseconds when a viewport frame came in and no annotations have gone out since.
     var viewportAt: UInt64?
 
-    init(name: String, queueCapacity: Int, closeChannel: @escaping @Sendable () -> Void) {
+    init(name: String, queueCapacity: Int, wake: @escaping @Sendable () -> Void,
+         sendClose: @escaping @Sendable (Outbox.Close) -> Void) {
         self.name = name
         self.outbox = Outbox(capacity: queueCapacity)
-        self.closeChannel = closeChannel
+        self.wake = wake
+        self.sendClose = sendClose
     }
 }
 
 /// WebSocket close codes the gateway sends (also in PROTOCOL.md).
 public enum GatewayCloseCode {
-    /// The gateway is shutting down (SIGTERM/SIGINT).
+    /// The gateway is shutting down (SIGTERM/SIGINT), or a ping went unanswered.
     public static let goingAway: UInt16 = 1001
+    /// A frame that breaks the WebSocket protocol (a bad fragment sequence, an unknown opcode).
+    public static let protocolError: UInt16 = 1002
     /// Policy violation: the client kept sending over its rate limit.
     public static let policyViolation: UInt16 = 1008
-    /// A frame over the WebSocket layer's hard limit (sent by the library itself).
+    /// A frame over the WebSocket layer's hard limit.
     public static let messageTooBig: UInt16 = 1009
     /// Try again later: the client read too slowly and its outbound queue filled up.
     public static let slowReader: UInt16 = 1013

@@ -8,7 +8,7 @@ import Logging
 ///
 /// Bus messages arrive on the bus client's receive thread and are handed to connections through
 /// their bounded ``Outbox`` (never blocking that thread); frames from apps arrive on each
-/// connection's task. Every publish that carries a viewport `ref` happens under `lock`, so a resend
+/// connection's event loop (``WebSocketConnectionHandler``). Every publish that carries a viewport `ref` happens under `lock`, so a resend
 /// burst and a new viewport of the same client can never leave in the wrong order.
 public final class GatewayHub: @unchecked Sendable {
     // @unchecked: every mutable property is guarded by `lock`; `bus` is thread-safe.
@@ -160,8 +160,9 @@ public final class GatewayHub: @unchecked Sendable {
     }
 
     /// Adds a connection; nil when the name was taken meanwhile, the gateway is full or stopping.
-    func register(name: String, closeChannel: @escaping @Sendable () -> Void) -> GatewayConnection? {
-        let connection = GatewayConnection(name: name, queueCapacity: options.maxQueue, closeChannel: closeChannel)
+    func register(name: String, wake: @escaping @Sendable () -> Void,
+                  sendClose: @escaping @Sendable (Outbox.Close) -> Void) -> GatewayConnection? {
+        let connection = GatewayConnection(name: name, queueCapacity: options.maxQueue, wake: wake, sendClose: sendClose)
         let added = lock.withLock { () -> Bool in
             guard state == .running, connections[name] == nil, connections.count < options.maxConnections else { return false }
             connections[name] = connection
@@ -198,19 +199,25 @@ public final class GatewayHub: @unchecked Sendable {
 
     /// Queues a frame for a client; a full queue disconnects it (close 1013), never grows.
     func deliver(_ text: String, to connection: GatewayConnection) {
-        if connection.outbox.push(text) == .full {
+        switch connection.outbox.push(text) {
+        case .queuedWake:
+            connection.wake()
+        case .queued, .finished:
+            break
+        case .full:
             metrics.error(.slowReader)
             close(connection, code: GatewayCloseCode.slowReader, reason: "outbound queue full (\(options.maxQueue) messages): reading too slowly")
         }
     }
 
-    /// Ends a connection with a close code. A client that does not read never gets the close frame
-    /// out of a full socket, so the TCP connection is dropped after 2 s if it is still open.
+    /// Ends a connection with a close code (frames still queued are dropped). A client that does
+    /// not read never gets the close frame out of a full socket, so its handler drops the TCP
+    /// connection after 2 s if it is still open.
     func close(_ connection: GatewayConnection, code: UInt16, reason: String) {
-        guard connection.outbox.finish(Outbox.Close(code: code, reason: reason)) else { return }
+        let request = Outbox.Close(code: code, reason: reason)
+        guard connection.outbox.finish(request) else { return }
         logger.info("closing client", metadata: ["client": "\(connection.name)", "code": "\(code)", "reason": "\(reason)"])
-        let closeChannel = connection.closeChannel
-        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { closeChannel() }
+        connection.sendClose(request)
     }
 
     /// Stops admitting clients and closes every connection with 1001 (going away).

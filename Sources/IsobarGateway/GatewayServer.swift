@@ -3,14 +3,14 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
-import HummingbirdWebSocket
 import IsobarCore
 import Logging
 import NIOCore
 import NIOSSL
 
 /// The gateway's HTTP side: the routes (web map, Leaflet, outlines, /healthz, /metrics) and the
-/// `/ws` upgrade, as a Hummingbird `Application` (a swift-service-lifecycle `Service`).
+/// `/ws` upgrade (``GatewayChannel``), as a Hummingbird `Application` (a swift-service-lifecycle
+/// `Service`).
 public enum GatewayServer {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -23,28 +23,7 @@ public enum GatewayServer {
         let options = hub.options
         let router = Router()
         addRoutes(to: router, hub: hub)
-        let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(),
-            ws: WebSocketServerConfiguration(
-                maxFrameSize: options.hardFrameLimit,
-                autoPing: .enabled(timePeriod: .milliseconds(Int64(options.pingInterval * 1000))),
-                closeTimeout: .seconds(2)))
-        let plain = HTTPServerBuilder.http1WebSocketUpgrade(configuration: webSocket) { request, channel, logger in
-            let decision = hub.admit(target: request.path ?? "/", authorization: request.headerFields[.authorization],
-                                     origin: request.headerFields[.origin])
-            guard request.path.map(Self.isWebSocketPath) == true else { return .dontUpgrade }
-            guard case .accept(let name) = decision else {
-                if case .reject(let status, let reason) = decision {
-                    logger.info("refused a WebSocket", metadata: ["status": "\(status)", "reason": "\(reason)"])
-                    Refusal.send(status: status, reason: reason, on: channel)
-                }
-                return .dontUpgrade
-            }
-            return .upgrade([:]) { inbound, outbound, _ in
-                await GatewaySession.run(hub: hub, name: name, inbound: inbound, outbound: outbound,
-                                         closeChannel: { channel.close(promise: nil) })
-            }
-        }
+        let plain = HTTPServerBuilder { responder in GatewayChannel(responder: responder, hub: hub) }
         let server: HTTPServerBuilder
         if let certificate = options.tlsCertificate, let key = options.tlsKey {
             do {

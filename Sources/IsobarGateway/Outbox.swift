@@ -1,14 +1,17 @@
 import Foundation
 
 /// A connection's bounded outbound queue: the bus thread pushes text frames without ever waiting,
-/// the connection's writer task takes them in order.
+/// the connection's event loop takes them in order (``WebSocketConnectionHandler``).
 ///
 /// It holds at most `capacity` frames: a client that reads slower than its messages arrive fills
-/// it, and then `push` says `.full` instead of growing (the gateway disconnects that client).
-/// `finish` ends the queue (dropping what is left) and records the close code the writer sends.
+/// it (the event loop stops taking while the socket is not writable), and then `push` says `.full`
+/// instead of growing (the gateway disconnects that client). A push into an idle queue says
+/// `.queuedWake`: the pusher schedules one drain on the event loop, and further pushes say
+/// `.queued` until a `pop` finds the queue empty, so a burst costs one event-loop hop, not one per
+/// frame. `finish` ends the queue (dropping what is left) and records the close code to send.
 final class Outbox: @unchecked Sendable {
     // @unchecked: all state is guarded by `lock`.
-    enum Push: Equatable { case queued, full, finished }
+    enum Push: Equatable { case queued, queuedWake, full, finished }
 
     /// Why and how a connection ends (a WebSocket close code and reason).
     struct Close: Sendable, Equatable {
@@ -20,7 +23,8 @@ final class Outbox: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [String] = []
     private var head = 0
-    private var waiter: CheckedContinuation<String?, Never>?
+    /// A drain is scheduled or running: the next push need not wake the event loop.
+    private var draining = false
     private var finished = false
     private var close: Close?
 
@@ -32,71 +36,52 @@ final class Outbox: @unchecked Sendable {
 
     func push(_ text: String) -> Push {
         lock.lock()
-        if finished {
-            lock.unlock()
-            return .finished
-        }
-        if let waiting = waiter {
-            waiter = nil
-            lock.unlock()
-            waiting.resume(returning: text)
-            return .queued
-        }
-        guard items.count - head < capacity else {
-            lock.unlock()
-            return .full
-        }
+        defer { lock.unlock() }
+        if finished { return .finished }
+        guard items.count - head < capacity else { return .full }
         if head > 0 && head == items.count {
             items.removeAll(keepingCapacity: true)
             head = 0
         }
         items.append(text)
-        lock.unlock()
-        return .queued
+        if draining { return .queued }
+        draining = true
+        return .queuedWake
     }
 
-    /// The next frame, or nil once finished (or when the waiting task is cancelled).
-    func next() async -> String? {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-                lock.lock()
-                if head < items.count {
-                    let text = items[head]
-                    head += 1
-                    if head > 64 && head * 2 > items.count {
-                        items.removeFirst(head)
-                        head = 0
-                    }
-                    lock.unlock()
-                    continuation.resume(returning: text)
-                } else if finished || Task.isCancelled {
-                    lock.unlock()
-                    continuation.resume(returning: nil)
-                } else {
-                    waiter = continuation
-                    lock.unlock()
-                }
+    /// The next frame, or nil when there is none (or the queue is finished); a nil also ends the
+    /// current drain, so the next push wakes the event loop again.
+    func pop() -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !finished, head < items.count else {
+            draining = false
+            if head > 0 {
+                items.removeAll()  // an idle connection holds no queue buffer
+                head = 0
             }
-        } onCancel: {
-            finish(nil)
+            return nil
         }
+        let text = items[head]
+        head += 1
+        if head > 64 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return text
     }
 
     /// Ends the queue: frames not yet taken are dropped; the first close request given wins.
     /// Returns false when it was already finished.
     @discardableResult
     func finish(_ request: Close?) -> Bool {
-        let (waiting, first): (CheckedContinuation<String?, Never>?, Bool) = lock.withLock {
-            guard !finished else { return (nil, false) }
+        lock.withLock {
+            guard !finished else { return false }
             finished = true
             close = request
             items = []
             head = 0
-            let waiting = waiter
-            waiter = nil
-            return (waiting, true)
+            return true
         }
-        waiting?.resume(returning: nil)
-        return first
     }
 }

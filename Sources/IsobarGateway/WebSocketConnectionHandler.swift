@@ -1,0 +1,212 @@
+import Foundation
+import IsobarCore
+import NIOCore
+import NIOWebSocket
+
+/// One WebSocket map client as a NIO channel handler on its channel's event loop: it registers the
+/// client with the ``GatewayHub``, applies the rate limit to each message it reads and hands it to
+/// the hub, writes what the bus sends the client from its bounded ``Outbox``, answers pings, pings
+/// the peer, and runs the close handshake; when the channel goes, it unregisters (the hub
+/// publishes `leave`).
+///
+/// There is no task per connection: an idle client is its channel, this handler and a timer, which
+/// is what keeps a gateway's memory per idle connection small (BENCHMARKS.md, gateway). Every
+/// method runs on the event loop; other threads reach it only through ``GatewayConnection``'s
+/// `wake` and `sendClose`, which hop onto the loop.
+///
+/// Fragmented messages are joined by NIO's `NIOWebSocketFrameAggregator` in front of it; frames
+/// over the hard limit are refused by NIO's frame decoder (close 1009) before they get here.
+final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    /// Where the close handshake stands.
+    enum Phase: Equatable {
+        /// Reading and writing.
+        case open
+        /// A close frame went out (ours or our answer to the peer's): only the peer's close or the
+        /// 2 s timer remain.
+        case closing
+        /// The channel is gone.
+        case closed
+    }
+
+    private let hub: GatewayHub
+    private let name: String
+    private var bucket: TokenBucket
+    private var phase = Phase.open
+    private var connection: GatewayConnection?
+    private var context: ChannelHandlerContext?
+    /// A ping went out and no pong has come back since.
+    private var awaitingPong = false
+    private var pinger: RepeatedTask?
+    private var closeTimer: Scheduled<Void>?
+
+    init(hub: GatewayHub, name: String) {
+        self.hub = hub
+        self.name = name
+        let options = hub.options
+        bucket = TokenBucket(rate: options.rate, burst: options.burst, strikeLimit: options.strikeLimit, now: Self.seconds())
+    }
+
+    // MARK: - Lifecycle
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let loop = context.eventLoop
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        let wake: @Sendable () -> Void = { loop.execute { bound.value.drain() } }
+        let sendClose: @Sendable (Outbox.Close) -> Void = { close in loop.execute { bound.value.sendClose(close) } }
+        guard let connection = hub.register(name: name, wake: wake, sendClose: sendClose) else {
+            sendClose(.init(code: GatewayCloseCode.nameTaken, reason: "client \(name) is already connected"))
+            return
+        }
+        self.connection = connection
+        let interval = TimeAmount.nanoseconds(Int64(hub.options.pingInterval * 1e9))
+        pinger = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in bound.value.pingTick() }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        phase = .closed
+        pinger?.cancel()
+        pinger = nil
+        closeTimer?.cancel()
+        closeTimer = nil
+        if let connection {
+            connection.outbox.finish(nil)
+            hub.unregister(connection)
+            self.connection = nil
+        }
+        self.context = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // The aggregator's errors (a message over the hard limit in fragments, a bad fragment
+        // sequence) and I/O errors: the connection cannot go on.
+        let code = (error as? NIOWebSocketFrameAggregator.Error) == .accumulatedFrameSizeIsTooLarge
+            ? GatewayCloseCode.messageTooBig : GatewayCloseCode.protocolError
+        if phase == .open, error is NIOWebSocketFrameAggregator.Error {
+            sendClose(.init(code: code, reason: "\(error)"))
+        } else {
+            context.close(promise: nil)
+        }
+    }
+
+    // MARK: - Reading
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            guard phase == .open else { return }
+            receive(text: frame.unmaskedData)
+        case .binary:
+            guard phase == .open, let connection else { return }
+            guard admitMessage(connection) else { return }
+            hub.metrics.framesIn.increment()
+            hub.metrics.error(.binary)
+            let bytes = Array(frame.unmaskedData.readableBytesView.prefix(80))
+            hub.deliver(hub.errorLine("binary frames are not accepted; send each message as one text frame of JSON", bytes), to: connection)
+        case .ping:
+            guard phase == .open else { return }
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            awaitingPong = false
+        case .connectionClose:
+            if phase == .open {
+                // Answer with the peer's code (or none), then drop the connection once it is out.
+                phase = .closing
+                var payload = frame.unmaskedData
+                var answer = context.channel.allocator.buffer(capacity: 2)
+                if let code = payload.readWebSocketErrorCode() { answer.write(webSocketErrorCode: code) }
+                context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: answer)))
+                    .whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
+            } else {
+                context.close(promise: nil)
+            }
+        default:
+            // Continuations are joined by the aggregator in front; anything else is not WebSocket.
+            if phase == .open { sendClose(.init(code: GatewayCloseCode.protocolError, reason: "unexpected frame")) }
+        }
+    }
+
+    private func receive(text: ByteBuffer) {
+        guard let connection, admitMessage(connection) else { return }
+        if let error = hub.receiveFrame(Array(text.readableBytesView), from: connection) {
+            hub.deliver(error, to: connection)
+        }
+    }
+
+    /// The rate limit: true when the message may be handled. Over the rate it is dropped with an
+    /// error frame; a client that keeps at it is closed with 1008.
+    private func admitMessage(_ connection: GatewayConnection) -> Bool {
+        guard !bucket.take(now: Self.seconds()) else { return true }
+        let options = hub.options
+        if bucket.exhausted {
+            hub.metrics.error(.rateClose)
+            hub.close(connection, code: GatewayCloseCode.policyViolation, reason: "kept sending over \(options.rate) messages/s")
+        } else {
+            hub.metrics.error(.rate)
+            hub.deliver(hub.errorLine("over the limit of \(options.rate) messages/s (burst \(Int(options.burst))); message dropped", []), to: connection)
+        }
+        return false
+    }
+
+    // MARK: - Writing
+
+    /// Writes queued frames while the socket takes them, then flushes once. When the socket stops
+    /// being writable the rest waits in the outbox (`channelWritabilityChanged` resumes): a client
+    /// that does not read fills its outbox, not the gateway's memory.
+    func drain() {
+        guard phase == .open, let context, let connection else { return }
+        var written = 0
+        while context.channel.isWritable, let text = connection.outbox.pop() {
+            var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
+            buffer.writeString(text)
+            context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: buffer)), promise: nil)
+            written += 1
+        }
+        guard written > 0 else { return }
+        context.flush()
+        hub.metrics.framesOut.increment(by: Int64(written))
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { drain() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Sends a close frame (code and reason, the reason cut to the 123 bytes a close frame has room
+    /// for) and drops the TCP connection when the peer answers, or after 2 s if it does not.
+    func sendClose(_ close: Outbox.Close) {
+        guard phase == .open, let context else { return }
+        phase = .closing
+        var reason = Substring(close.reason)
+        while reason.utf8.count > 123 { reason = reason.dropLast() }
+        var payload = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+        payload.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: Int(close.code)))
+        payload.writeString(String(reason))
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)), promise: nil)
+        closeTimer = context.eventLoop.scheduleTask(in: .seconds(2)) { [channel = context.channel] in
+            channel.close(promise: nil)
+        }
+    }
+
+    /// Every ping interval: a peer that has not answered the last ping is dropped (close 1001, then
+    /// the TCP connection at once: it is not reading); otherwise a new ping goes out.
+    func pingTick() {
+        guard phase == .open, let context else { return }
+        if awaitingPong {
+            hub.logger.info("client did not answer a ping", metadata: ["client": "\(name)"])
+            connection?.outbox.finish(.init(code: GatewayCloseCode.goingAway, reason: "no answer to ping"))
+            sendClose(.init(code: GatewayCloseCode.goingAway, reason: "no answer to ping"))
+            context.close(promise: nil)
+            return
+        }
+        awaitingPong = true
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))), promise: nil)
+    }
+
+    private static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}
