@@ -99,9 +99,10 @@ let package = Package(
         .executableTarget(name: "isobar-bench", dependencies: [
             "IsobarCore", "IsobarBus", "IsobarHost",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // Test helpers shared by the process and gateway tests (real child processes, free ports).

@@ -112,7 +112,12 @@ struct GatewayBenchCommand: ParsableCommand {
         // Panning: one untimed round, then `runs` timed ones.
         var rates: [Double] = []
         var p99s: [Double] = []
+        // CPU of every process (this one, the clients, included) over the timed rounds, per update.
+        let panRoles = roles + [("bench clients", getpid())]
+        var panCPU = [Double](repeating: 0, count: panRoles.count)
+        var panUpdates = 0
         for round in 0..<rounds {
+            let cpuBefore = panRoles.map { ProcStatus.cpuSeconds(pid: $0.pid) ?? 0 }
             fleet.resetLatencies()
             let before = fleet.completedSteps
             let start = Clock.now()
@@ -122,6 +127,8 @@ struct GatewayBenchCommand: ParsableCommand {
             let updates = fleet.completedSteps - before
             let sorted = fleet.latencies.sorted()
             if round > 0 {
+                for (k, role) in panRoles.enumerated() { panCPU[k] += (ProcStatus.cpuSeconds(pid: role.pid) ?? 0) - cpuBefore[k] }
+                panUpdates += updates
                 rates.append(Double(updates) / seconds)
                 p99s.append(Summary.percentile(sorted: sorted, 99))
             }
@@ -133,6 +140,11 @@ struct GatewayBenchCommand: ParsableCommand {
         let rate = Summary(rates)
         table.add(["panning, median (min–max)", "\(rate.text()) updates/s",
                    "with \(Format.int(idle)) idle clients connected; target >= 15,000: \(rate.median >= 15_000 ? "MET" : "NOT MET"); version gaps \(fleet.versionGaps)"])
+        if panUpdates > 0 {
+            let perUpdate = panCPU.map { $0 * 1e6 / Double(panUpdates) }
+            table.add(["panning, CPU per update", "\(Format.number(perUpdate.reduce(0, +), 1)) µs",
+                       zip(panRoles, perUpdate).map { "\($0.0.name) \(Format.number($0.1, 1))" }.joined(separator: ", ")])
+        }
         table.print()
 
         // Latency: one more client alone, one pan at a time.

@@ -1,17 +1,22 @@
 import Foundation
-import HummingbirdWSClient
 import IsobarCore
-import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
+import NIOWebSocket
 
-/// Many WebSocket map clients in this process (hummingbird-websocket's client), for the gateway
-/// benchmark: each connects to `/ws`, sends its first viewport and waits for its first
-/// `annotations`; a panning client then walks its plan one viewport at a time (closed loop: the
-/// next leaves when the answer with the expected version arrived), one walk per `go(run:)`.
+/// Many WebSocket map clients in this process, for the gateway benchmark: each connects to `/ws`,
+/// sends its first viewport and waits for its first `annotations`; a panning client then walks its
+/// plan one viewport at a time (closed loop: the next leaves when the answer with the expected
+/// version arrived), one walk per `go(steps:)`.
+///
+/// Each client is a NIO channel handler (``WSBenchClient``) on NIO's HTTP client upgrade, with no
+/// task per connection, so that 10,000 of them cost this process (which shares the 2 cores with
+/// the pipeline it measures) as little as a client can: a frame is read, its `version` found
+/// without a full parse, the next viewport written.
 ///
 /// `@unchecked Sendable`: shared counters live under `lock`; each client's walk state is touched
-/// only by its own connection handler.
+/// only on its own event loop.
 final class WSFleet: @unchecked Sendable {
     struct Step: Sendable {
         let text: String
@@ -24,12 +29,12 @@ final class WSFleet: @unchecked Sendable {
     private(set) var latencies: [Double] = []
     private var stepsDone = 0
     private var gaps = 0
-    private var goes: [AsyncStream<Range<Int>>.Continuation] = []
-    private let url: String
+    private var goes: [@Sendable (Range<Int>) -> Void] = []
+    private let port: Int
     private let group: MultiThreadedEventLoopGroup
 
     init(port: Int, threads: Int = 1) {
-        url = "ws://127.0.0.1:\(port)/ws"
+        self.port = port
         group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
     }
 
@@ -53,7 +58,7 @@ final class WSFleet: @unchecked Sendable {
         lock.lock()
         let all = goes
         lock.unlock()
-        for continuation in all { continuation.yield(range) }
+        for go in all { go(range) }
     }
 
     /// Waits until `condition` holds (checked whenever a counter moves) or `seconds` pass.
@@ -78,58 +83,39 @@ final class WSFleet: @unchecked Sendable {
     }
 
     private func start(name: String, first: String, plan: [Step]) {
-        let (goStream, goContinuation) = AsyncStream.makeStream(of: Range<Int>.self)
-        if !plan.isEmpty {
-            lock.lock()
-            goes.append(goContinuation)
-            lock.unlock()
-        }
-        var logger = Logger(label: "bench-ws")
-        logger.logLevel = .critical
-        let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 24)
-        let url = url + "?client=" + name, group = group
-        Task {
-            do {
-                try await WebSocketClient.connect(url: url, configuration: configuration, eventLoopGroup: group,
-                                                  logger: logger) { inbound, outbound, _ in
-                    var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                    try await outbound.write(.text(first))
-                    var version = 0
-                    // The first answer: the client is known and holds its set.
-                    while version == 0, let message = try await messages.next() {
-                        if case .text(let text) = message, let v = Self.version(in: text) { version = v }
-                    }
-                    self.count { $0.connected += 1 }
-                    guard !plan.isEmpty else {
-                        // An idle map: listen until the connection ends.
-                        while try await messages.next() != nil {}
-                        return
-                    }
-                    // The plan's versions were computed for a client whose first answer was version 1.
-                    let offset = version - 1
-                    for await range in goStream {
-                        for index in range where index < plan.count {
-                            let step = plan[index]
-                            let sent = DispatchTime.now().uptimeNanoseconds
-                            try await outbound.write(.text(step.text))
-                            var applied = false
-                            while !applied, let message = try await messages.next() {
-                                guard case .text(let text) = message, let v = Self.version(in: text) else { continue }
-                                if v == step.version + offset {
-                                    applied = true
-                                } else if v > step.version + offset {
-                                    self.count { $0.gaps += 1 }
-                                    applied = true
-                                }
-                            }
-                            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - sent) / 1e9
-                            self.count { $0.latencies.append(elapsed); $0.stepsDone += 1 }
-                        }
-                    }
+        let path = "/ws?client=" + name, port = port
+        let bootstrap = ClientBootstrap(group: group).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                let client = NIOLoopBound(WSBenchClient(fleet: self, first: first, plan: plan), eventLoop: channel.eventLoop)
+                if !plan.isEmpty {
+                    let loop = channel.eventLoop
+                    self.count { $0.goes.append { range in loop.execute { client.value.walk(range) } } }
                 }
-            } catch {
-                self.count { $0.failed.append("\(name): \(error)") }
+                let upgrader = NIOWebSocketClientUpgrader(
+                    maxFrameSize: 1 << 24,
+                    upgradePipelineHandler: { channel, _ in
+                        channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(client.value) }
+                    })
+                // Upgraded: the request handler steps aside for the WebSocket frames.
+                let upgrade: NIOHTTPClientUpgradeConfiguration = (upgraders: [upgrader], completionHandler: { context in
+                    context.pipeline.removeHandler(name: "upgrade-request", promise: nil)
+                })
+                try channel.pipeline.syncOperations.addHTTPClientHandlers(withClientUpgrade: upgrade)
+                try channel.pipeline.syncOperations.addHandler(UpgradeRequest(path: path, port: port), name: "upgrade-request")
             }
+        }
+        bootstrap.connect(host: "127.0.0.1", port: port).whenFailure { error in
+            self.fail(name, error)
+        }
+    }
+
+    func fail(_ name: String, _ error: any Error) { count { $0.failed.append("\(name): \(error)") } }
+    func answered() { count { $0.connected += 1 } }
+    func stepped(seconds: Double, gap: Bool) {
+        count {
+            $0.latencies.append(seconds)
+            $0.stepsDone += 1
+            if gap { $0.gaps += 1 }
         }
     }
 
@@ -141,21 +127,143 @@ final class WSFleet: @unchecked Sendable {
     }
 
     /// The `version` of an `annotations` frame, read without a full parse (nil for other frames).
-    static func version(in text: String) -> Int? {
-        guard text.hasPrefix(#"{"type":"annotations""#) else { return nil }
-        var utf8 = text.utf8[...]
+    static func version(in bytes: ByteBufferView) -> Int? {
+        let prefix = #"{"type":"annotations""#.utf8
+        guard bytes.starts(with: prefix) else { return nil }
         let key = Array(#""version":"#.utf8)
-        while let start = utf8.firstIndex(of: key[0]) {
-            if utf8[start...].starts(with: key) {
+        var index = bytes.startIndex
+        while let start = bytes[index...].firstIndex(of: key[0]) {
+            if bytes[start...].starts(with: key) {
                 var value = 0
-                for byte in utf8[utf8.index(start, offsetBy: key.count)...] {
+                for byte in bytes[(start + key.count)...] {
                     guard byte >= 48 && byte <= 57 else { break }
                     value = value * 10 + Int(byte - 48)
                 }
                 return value
             }
-            utf8 = utf8[utf8.index(after: start)...]
+            index = start + 1
         }
         return nil
+    }
+}
+
+/// Sends the upgrade request (`GET /ws?client=NAME`) once connected; NIO's upgrader adds the
+/// WebSocket headers and, on the 101, replaces the HTTP handlers with the WebSocket codec.
+private final class UpgradeRequest: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+    let path: String
+    let port: Int
+
+    init(path: String, port: Int) {
+        self.path = path
+        self.port = port
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: "127.0.0.1:\(port)")
+        headers.add(name: "Content-Length", value: "0")
+        context.write(wrapOutboundOut(.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Only a refused upgrade gets here (the 101 is consumed by the upgrader).
+        if case .head(let head) = unwrapInboundIn(data) {
+            context.fireErrorCaught(WSBenchClient.Refused(status: Int(head.status.code)))
+            context.close(promise: nil)
+        }
+    }
+}
+
+/// One benchmark client on its event loop: first viewport, first answer, then (panning) one step
+/// per answer with the expected version.
+private final class WSBenchClient: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    struct Refused: Error { let status: Int }
+
+    enum Phase { case connecting, answered, walking }
+
+    private let fleet: WSFleet
+    private let first: String
+    private let plan: [WSFleet.Step]
+    private var phase = Phase.connecting
+    private var context: ChannelHandlerContext?
+    /// The plan's versions were computed for a client whose first answer was version 1.
+    private var offset = 0
+    private var steps: Range<Int> = 0..<0
+    private var sentAt: UInt64 = 0
+
+    init(fleet: WSFleet, first: String, plan: [WSFleet.Step]) {
+        self.fleet = fleet
+        self.first = first
+        self.plan = plan
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        send(first)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fleet.fail("client", error)
+        context.close(promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .ping:
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)), promise: nil)
+        case .text:
+            guard let version = WSFleet.version(in: frame.data.readableBytesView) else { return }
+            switch phase {
+            case .connecting:
+                phase = .answered
+                offset = version - 1
+                fleet.answered()
+            case .answered:
+                break
+            case .walking:
+                guard let step = steps.first else { return }
+                let expected = plan[step].version + offset
+                guard version >= expected else { return }
+                fleet.stepped(seconds: Double(DispatchTime.now().uptimeNanoseconds - sentAt) / 1e9, gap: version > expected)
+                steps = steps.dropFirst()
+                next()
+            }
+        default:
+            break
+        }
+    }
+
+    /// Walks steps `range` of the plan (one at a time, each on the previous one's answer).
+    func walk(_ range: Range<Int>) {
+        guard phase == .answered else { return }
+        steps = range.clamped(to: 0..<plan.count)
+        phase = .walking
+        next()
+    }
+
+    private func next() {
+        guard let step = steps.first else {
+            phase = .answered
+            return
+        }
+        sentAt = DispatchTime.now().uptimeNanoseconds
+        send(plan[step].text)
+    }
+
+    private func send(_ text: String) {
+        guard let context else { return }
+        var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: buffer)), promise: nil)
     }
 }
