@@ -46,9 +46,12 @@ struct GatewayChannel: ServerChildChannel, HTTPChannelHandler {
                 maxFrameSize: hub.options.hardFrameLimit,
                 shouldUpgrade: { channel, head in
                     guard GatewayServer.isWebSocketPath(head.uri) else { return channel.eventLoop.makeSucceededFuture(nil) }
-                    let decision = hub.admit(target: head.uri, authorization: head.headers.first(name: "Authorization"),
-                                             origin: head.headers.first(name: "Origin"))
+                    let (decision, claim) = hub.admit(target: head.uri, authorization: head.headers.first(name: "Authorization"),
+                                                      origin: head.headers.first(name: "Origin"), claim: true)
                     decided.value = decision
+                    if case .accept(let name) = decision, let claim {
+                        channel.closeFuture.whenComplete { _ in hub.releaseClaim(name: name, claim: claim) }
+                    }
                     if case .reject(let status, let reason) = decision {
                         logger.info("refused a WebSocket", metadata: ["status": "\(status)", "reason": "\(reason)"])
                         Refusal.send(status: status, reason: reason, on: channel)

@@ -2,6 +2,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import Logging
+import NIOCore
 
 /// The gateway's shared state: its connections by client name, the ``LeaseBook``, what the filter
 /// last said (``Tally``), and the bus.
@@ -21,12 +22,19 @@ public final class GatewayHub: @unchecked Sendable {
     private var bus: BusClient?
     private var state = State.running
     private var connections: [String: GatewayConnection] = [:]
+    /// Names accepted by an upgrade check whose connection has not registered yet, with the
+    /// number of the claim (``admit(target:authorization:origin:claim:)``).
+    private var claims: [String: UInt64] = [:]
+    private var nextClaim: UInt64 = 0
     private var book = LeaseBook()
     private let startedAt = GatewayHub.now()
     /// The latest tally of each filter shard (by index), for health; a layout change (another
     /// shard count) starts afresh.
     private var lastTallies: [Int: (at: UInt64, tally: Tally)] = [:]
     private var lastResend: UInt64 = 0
+    /// Connections the bus thread filled since its last drain, woken together in `busDrained`:
+    /// one event-loop hop per loop per burst of bus messages. Touched only by the bus thread.
+    private var pendingWakes: [GatewayConnection] = []
 
     /// Topics the gateway subscribes to. Prefixes: `annotations/` and `callout/` match every
     /// client's traffic, and topics are compared exactly on arrival (see PROTOCOL.md).
@@ -49,7 +57,8 @@ public final class GatewayHub: @unchecked Sendable {
     public func connectBus() throws {
         let bus = try BusClient(endpoints: options.endpoints, topics: Self.topics)
         lock.withLock { self.bus = bus }
-        bus.start { [weak self] topic, payload in self?.receive(topic: topic, payload: payload) }
+        bus.start(onMessage: { [weak self] topic, payload in self?.receive(topic: topic, payload: payload) },
+                  onDrained: { [weak self] in self?.busDrained() })
     }
 
     public func closeBus() {
@@ -67,10 +76,9 @@ public final class GatewayHub: @unchecked Sendable {
         } else if let prefix = Self.answerPrefixes.first(where: { topic.hasPrefix($0) }) {
             let client = String(topic.dropFirst(prefix.count))
             guard let connection = lock.withLock({ connections[client] }) else { return }
-            deliver(String(decoding: payload, as: UTF8.self), to: connection)
+            deliver(payload, to: connection, fromBus: true)
         } else if topic == "status" {
-            let text = String(decoding: payload, as: UTF8.self)
-            for connection in lock.withLock({ Array(connections.values) }) { deliver(text, to: connection) }
+            for connection in lock.withLock({ Array(connections.values) }) { deliver(payload, to: connection, fromBus: true) }
         } else if topic == "tally" {
             receiveTally(payload)
         } else if topic == "resync" {
@@ -82,10 +90,11 @@ public final class GatewayHub: @unchecked Sendable {
 
     private func relayAnnotations(client: String, payload: [UInt8]) {
         guard let connection = lock.withLock({ connections[client] }) else { return }
-        let object = try? JSONObject(storage: payload)
+        // Only the two numbers near the front are read; the message is relayed as it came.
+        let numbers = JSONLeadingNumbers.read(payload, ["version", "ageSeconds"])
         let now = Self.now()
         lock.withLock {
-            if let object, let field = object.field("version"), let version = object.number(field), version >= 0, version < 9e15 {
+            if let version = numbers[0], version >= 0, version < 9e15 {
                 book.relayed(client, version: Int(version))
             }
             if let started = connection.viewportAt {
@@ -93,10 +102,26 @@ public final class GatewayHub: @unchecked Sendable {
                 connection.viewportAt = nil
             }
         }
-        if let object, let field = object.field("ageSeconds"), let age = object.number(field) {
-            metrics.dataAge.record(age)
+        if let age = numbers[1] { metrics.dataAge.record(age) }
+        deliver(payload, to: connection, fromBus: true)
+    }
+
+    /// The bus thread handed out every message that was waiting: one hop per event loop drains
+    /// every connection it filled.
+    func busDrained() {
+        guard !pendingWakes.isEmpty else { return }
+        var byLoop: [(loop: any EventLoop, connections: [GatewayConnection])] = []
+        for connection in pendingWakes {
+            if let k = byLoop.firstIndex(where: { $0.loop === connection.eventLoop }) {
+                byLoop[k].connections.append(connection)
+            } else {
+                byLoop.append((connection.eventLoop, [connection]))
+            }
         }
-        deliver(String(decoding: payload, as: UTF8.self), to: connection)
+        pendingWakes.removeAll(keepingCapacity: true)
+        for (loop, connections) in byLoop {
+            loop.execute { for connection in connections { connection.drainOnLoop() } }
+        }
     }
 
     private func receiveTally(_ payload: [UInt8]) {
@@ -151,20 +176,39 @@ public final class GatewayHub: @unchecked Sendable {
     // MARK: - Connections
 
     /// Whether a WebSocket request may connect, and as whom.
-    public func admit(target: String, authorization: String?, origin: String?) -> Admission.Decision {
+    ///
+    /// With `claim` (the upgrade check) an accepted name is claimed until the connection registers
+    /// or `releaseClaim` is called with the returned claim number (when the upgrade's channel
+    /// closes): two simultaneous upgrades with one name cannot both pass the check, so the loser
+    /// gets its 409 before the upgrade instead of a 101 and a close.
+    public func admit(target: String, authorization: String?, origin: String?,
+                      claim: Bool = false) -> (decision: Admission.Decision, claim: UInt64?) {
         lock.withLock {
-            Admission.decide(target: target, authorization: authorization, origin: origin, options: options,
-                             connections: connections.count, stopping: state == .stopping,
-                             isTaken: { connections[$0] != nil })
+            let decision = Admission.decide(target: target, authorization: authorization, origin: origin, options: options,
+                                            connections: connections.count + claims.count, stopping: state == .stopping,
+                                            isTaken: { connections[$0] != nil || claims[$0] != nil })
+            guard claim, case .accept(let name) = decision else { return (decision, nil) }
+            nextClaim += 1
+            claims[name] = nextClaim
+            return (decision, nextClaim)
+        }
+    }
+
+    /// Drops a claim that did not become a connection (the upgrade failed, the peer went away).
+    func releaseClaim(name: String, claim: UInt64) {
+        lock.withLock {
+            if claims[name] == claim { claims[name] = nil }
         }
     }
 
     /// Adds a connection; nil when the name was taken meanwhile, the gateway is full or stopping.
-    func register(name: String, wake: @escaping @Sendable () -> Void,
+    func register(name: String, eventLoop: any EventLoop, drainOnLoop: @escaping @Sendable () -> Void,
                   sendClose: @escaping @Sendable (Outbox.Close) -> Void) -> GatewayConnection? {
-        let connection = GatewayConnection(name: name, queueCapacity: options.maxQueue, wake: wake, sendClose: sendClose)
+        let connection = GatewayConnection(name: name, queueCapacity: options.maxQueue, eventLoop: eventLoop,
+                                           drainOnLoop: drainOnLoop, sendClose: sendClose)
         let added = lock.withLock { () -> Bool in
             guard state == .running, connections[name] == nil, connections.count < options.maxConnections else { return false }
+            claims[name] = nil
             connections[name] = connection
             book.add(name)
             return true
@@ -197,11 +241,16 @@ public final class GatewayHub: @unchecked Sendable {
 
     public var connectionCount: Int { lock.withLock { connections.count } }
 
-    /// Queues a frame for a client; a full queue disconnects it (close 1013), never grows.
-    func deliver(_ text: String, to connection: GatewayConnection) {
+    /// Queues a frame for a client.
+    func deliver(_ text: String, to connection: GatewayConnection) { deliver(Array(text.utf8), to: connection) }
+
+    /// Queues a frame (its UTF-8 bytes) for a client; a full queue disconnects it (close 1013),
+    /// never grows. `fromBus`: called on the bus thread, which wakes the connection's loop when
+    /// the burst it is handling ends (`busDrained`).
+    func deliver(_ text: [UInt8], to connection: GatewayConnection, fromBus: Bool = false) {
         switch connection.outbox.push(text) {
         case .queuedWake:
-            connection.wake()
+            if fromBus { pendingWakes.append(connection) } else { connection.wake() }
         case .queued, .finished:
             break
         case .full:

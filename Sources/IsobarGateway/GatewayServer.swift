@@ -78,8 +78,8 @@ public enum GatewayServer {
         }
         // Reached only when the upgrade was refused (or the request was no upgrade at all): says why.
         router.get("/ws") { request, _ in
-            let decision = hub.admit(target: request.uri.description, authorization: request.headers[.authorization],
-                                     origin: request.headers[.origin])
+            let (decision, _) = hub.admit(target: request.uri.description, authorization: request.headers[.authorization],
+                                          origin: request.headers[.origin])
             switch decision {
             case .reject(let status, let reason):
                 return text(reason + "\n", status: HTTPResponse.Status(code: status))

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A connection's bounded outbound queue: the bus thread pushes text frames without ever waiting,
+/// A connection's bounded outbound queue: the bus thread pushes text frames (their UTF-8 bytes, as
+/// they came off the bus) without ever waiting,
 /// the connection's event loop takes them in order (``WebSocketConnectionHandler``).
 ///
 /// It holds at most `capacity` frames: a client that reads slower than its messages arrive fills
@@ -21,7 +22,7 @@ final class Outbox: @unchecked Sendable {
 
     let capacity: Int
     private let lock = NSLock()
-    private var items: [String] = []
+    private var items: [[UInt8]] = []
     private var head = 0
     /// A drain is scheduled or running: the next push need not wake the event loop.
     private var draining = false
@@ -34,7 +35,7 @@ final class Outbox: @unchecked Sendable {
     var isFinished: Bool { lock.withLock { finished } }
     var closeRequest: Close? { lock.withLock { close } }
 
-    func push(_ text: String) -> Push {
+    func push(_ text: [UInt8]) -> Push {
         lock.lock()
         defer { lock.unlock() }
         if finished { return .finished }
@@ -51,7 +52,7 @@ final class Outbox: @unchecked Sendable {
 
     /// The next frame, or nil when there is none (or the queue is finished); a nil also ends the
     /// current drain, so the next push wakes the event loop again.
-    func pop() -> String? {
+    func pop() -> [UInt8]? {
         lock.lock()
         defer { lock.unlock() }
         guard !finished, head < items.count else {

@@ -55,9 +55,8 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
         self.context = context
         let loop = context.eventLoop
         let bound = NIOLoopBound(self, eventLoop: loop)
-        let wake: @Sendable () -> Void = { loop.execute { bound.value.drain() } }
         let sendClose: @Sendable (Outbox.Close) -> Void = { close in loop.execute { bound.value.sendClose(close) } }
-        guard let connection = hub.register(name: name, wake: wake, sendClose: sendClose) else {
+        guard let connection = hub.register(name: name, eventLoop: loop, drainOnLoop: { bound.value.drain() }, sendClose: sendClose) else {
             sendClose(.init(code: GatewayCloseCode.nameTaken, reason: "client \(name) is already connected"))
             return
         }
@@ -162,8 +161,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
         guard phase == .open, let context, let connection else { return }
         var written = 0
         while context.channel.isWritable, let text = connection.outbox.pop() {
-            var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
-            buffer.writeString(text)
+            let buffer = context.channel.allocator.buffer(bytes: text)
             context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: buffer)), promise: nil)
             written += 1
         }

@@ -28,7 +28,10 @@ final class Pipeline {
 
     /// `filters` > 1 runs that many filter shards (`plug --shard k/N ... -- filter --shard k/N`);
     /// `filterArguments` go to every `isobar filter`.
-    init(isobar: String, name: String, filters: Int = 1, filterArguments: [String] = []) throws {
+    /// `onlyProbes`: this process hears only its probe clients' annotations (the gateway benchmark,
+    /// whose map clients are WebSockets: hearing theirs too would double the broker's fan-out and
+    /// load this process with work no client does).
+    init(isobar: String, name: String, filters: Int = 1, filterArguments: [String] = [], onlyProbes: Bool = false) throws {
         scratch = Paths.scratch(name)
         let (frontend, backend) = FreePort.endpoints()
         let env = ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend]
@@ -66,7 +69,7 @@ final class Pipeline {
                 roles += [("\(label) plug", plug.processIdentifier), (label, filterPIDs[k])]
             }
             self.roles = roles + [("format plug", formatPlug.processIdentifier), ("format", formatPID), ("clients (this process)", getpid())]
-            client = try BusClient(endpoints: BrokerEndpoints(frontend: frontend, backend: backend), topics: ["annotations/", "tally"])
+            client = try BusClient(endpoints: BrokerEndpoints(frontend: frontend, backend: backend), topics: [onlyProbes ? "annotations/\(Self.probe)" : "annotations/", "tally"])
         } catch {
             Children.stop(started)
             throw error

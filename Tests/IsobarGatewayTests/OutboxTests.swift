@@ -5,18 +5,18 @@ import Testing
 @Suite struct OutboxTests {
     @Test func boundedInOrderAndFinishDropsTheRest() {
         let outbox = Outbox(capacity: 3)
-        #expect(outbox.push("a") == .queuedWake)
-        #expect(outbox.push("b") == .queued)
-        #expect(outbox.push("c") == .queued)
-        #expect(outbox.push("d") == .full)
-        #expect(outbox.pop() == "a")
-        #expect(outbox.push("d") == .queued)
-        #expect(outbox.pop() == "b")
+        #expect(outbox.push(Array("a".utf8)) == .queuedWake)
+        #expect(outbox.push(Array("b".utf8)) == .queued)
+        #expect(outbox.push(Array("c".utf8)) == .queued)
+        #expect(outbox.push(Array("d".utf8)) == .full)
+        #expect(outbox.pop() == Array("a".utf8))
+        #expect(outbox.push(Array("d".utf8)) == .queued)
+        #expect(outbox.pop() == Array("b".utf8))
         #expect(outbox.finish(.init(code: 1013, reason: "slow")))
         let second = outbox.finish(.init(code: 1001, reason: "later"))
         #expect(second == false)
         #expect(outbox.pop() == nil)
-        #expect(outbox.push("e") == .finished)
+        #expect(outbox.push(Array("e".utf8)) == .finished)
         #expect(outbox.closeRequest == .init(code: 1013, reason: "slow"))
     }
 
@@ -24,14 +24,14 @@ import Testing
     /// the queue empty ends the drain, and the next push wakes.
     @Test func wakesOncePerDrain() {
         let outbox = Outbox(capacity: 8)
-        #expect(outbox.push("a") == .queuedWake)
-        #expect(outbox.push("b") == .queued)
-        #expect(outbox.pop() == "a")
-        #expect(outbox.push("c") == .queued)
-        #expect(outbox.pop() == "b")
-        #expect(outbox.pop() == "c")
+        #expect(outbox.push(Array("a".utf8)) == .queuedWake)
+        #expect(outbox.push(Array("b".utf8)) == .queued)
+        #expect(outbox.pop() == Array("a".utf8))
+        #expect(outbox.push(Array("c".utf8)) == .queued)
+        #expect(outbox.pop() == Array("b".utf8))
+        #expect(outbox.pop() == Array("c".utf8))
         #expect(outbox.pop() == nil)
-        #expect(outbox.push("d") == .queuedWake)
+        #expect(outbox.push(Array("d".utf8)) == .queuedWake)
         #expect(outbox.count == 1)
     }
 
@@ -40,23 +40,23 @@ import Testing
     @Test func aPusherAndADrainerPassManyInOrder() async {
         let outbox = Outbox(capacity: 4)
         let wakes = AsyncStream<Void>.makeStream()
-        let reader = Task { () -> [String] in
-            var got: [String] = []
+        let reader = Task { () -> [[UInt8]] in
+            var got: [[UInt8]] = []
             for await _ in wakes.stream {
                 while let text = outbox.pop() { got.append(text) }
             }
             while let text = outbox.pop() { got.append(text) }
             return got
         }
-        var sent: [String] = []
+        var sent: [[UInt8]] = []
         for n in 0..<2_000 {
             while true {
-                let push = outbox.push("\(n)")
+                let push = outbox.push(Array("\(n)".utf8))
                 if push == .full { await Task.yield(); continue }
                 if push == .queuedWake { wakes.continuation.yield() }
                 break
             }
-            sent.append("\(n)")
+            sent.append(Array("\(n)".utf8))
         }
         wakes.continuation.finish()
         #expect(await reader.value == sent)
