@@ -34,17 +34,11 @@ public enum ClientFrame: Sendable {
         guard type == "viewport" || passThroughTypes.contains(type) else {
             throw MessageError("unknown type \"\(type.prefix(40))\"; a client sends viewport, select, resync, nearest, search or favorite")
         }
-        let line = withClient(object, client: client)
         if type == "viewport" {
-            let filled: JSONObject
-            do {
-                filled = try JSONObject(storage: line)
-            } catch {
-                throw MessageError("not a JSON object: \(error)")
-            }
-            return .viewport(try Viewport(from: filled))
+            // Read as it is, with the connection's name: the gateway writes the line anew.
+            return .viewport(try Viewport(from: object, client: client))
         }
-        return .line(line)
+        return .line(withClient(object, client: client))
     }
 
     /// The object's bytes with `"client":NAME` as its first member when it had none, and every CR

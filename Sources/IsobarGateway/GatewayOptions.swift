@@ -1,4 +1,5 @@
 import IsobarCore
+import NIOCore
 import IsobarHost
 
 /// Everything `isobar gateway` can be told (each limit is a command-line flag; see PROTOCOL.md).
@@ -35,6 +36,9 @@ public struct GatewayOptions: Sendable {
     public var origins: [String] = []
     /// Seconds between WebSocket pings (the liveness check; no bus traffic per client).
     public var pingInterval = 30.0
+    /// Event-loop threads for the connections: half the cores by default (at least one), since
+    /// on one machine the broker, filter and formatter share the rest.
+    public var threads = max(1, System.coreCount / 2)
     public var tlsCertificate: String?
     public var tlsKey: String?
 

@@ -6,6 +6,7 @@ import HummingbirdTLS
 import IsobarCore
 import Logging
 import NIOCore
+import NIOPosix
 import NIOSSL
 
 /// The gateway's HTTP side: the routes (web map, Leaflet, outlines, /healthz, /metrics) and the
@@ -46,6 +47,7 @@ public enum GatewayServer {
                 let host = options.host.contains(":") ? "[\(options.host)]" : options.host
                 onReady("\(scheme)://\(host):\(port)/")
             },
+            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup(numberOfThreads: options.threads)),
             logger: logger)
     }
 

@@ -49,6 +49,8 @@ struct GatewayCommand: AsyncParsableCommand {
     var maxQueue = 256
     @Option(help: "Seconds between WebSocket pings.")
     var ping = 30.0
+    @Option(help: "Event-loop threads serving the connections (default: half the cores, at least 1: the pipeline's other processes need the rest).")
+    var threads: Int?
     @Option(help: "File of `TOKEN NAME` lines; every WebSocket then needs a token (Authorization: Bearer, or ?token=).")
     var tokenFile: String?
     @Option(help: "Allowed Origin of WebSocket requests (repeatable; default: any). Requests without Origin are allowed.")
@@ -70,6 +72,7 @@ struct GatewayCommand: AsyncParsableCommand {
         guard rate > 0, burst >= 1 else { throw ValidationError("--rate must be positive and --burst at least 1") }
         guard maxConnections >= 1, maxQueue >= 1 else { throw ValidationError("--max-connections and --max-queue must be at least 1") }
         guard ping >= 0.1 else { throw ValidationError("--ping must be at least 0.1 s") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1 to 256") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         if let name { guard ClientName.isValid(name) else { throw ValidationError("--name must be 1-64 of [A-Za-z0-9._-]") } }
     }
@@ -92,6 +95,7 @@ struct GatewayCommand: AsyncParsableCommand {
         options.maxConnections = maxConnections
         options.maxQueue = maxQueue
         options.pingInterval = ping
+        if let threads { options.threads = threads }
         options.origins = origin
         options.tlsCertificate = tlsCert
         options.tlsKey = tlsKey

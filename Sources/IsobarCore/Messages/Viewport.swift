@@ -40,8 +40,14 @@ public struct Viewport: Sendable, Equatable {
             && presentation == other.presentation && limit == other.limit
     }
 
-    public init(from object: JSONObject) throws(MessageError) {
-        client = try object.requireName("client")
+    /// `client`: the name to use when the object has no `client` member (a gateway's frame, which
+    /// never names its client); without it, `client` is required.
+    public init(from object: JSONObject, client name: String? = nil) throws(MessageError) {
+        if let name, object.field("client") == nil {
+            client = name
+        } else {
+            client = try object.requireName("client")
+        }
         let center = try Coordinate(from: object.requireObject("center"))
         let span = try object.requireObject("span")
         let latitudeDelta = try span.requireNumber("latitudeDelta")
