@@ -1,0 +1,32 @@
+@testable import IsobarCore
+import Testing
+
+@Suite struct StationIDSetTests {
+    /// Random ids, many repeated, through growth from a tiny table: the set accepts exactly the
+    /// first of each id, as a `Set<String>` does.
+    @Test func acceptsExactlyTheFirstOfEachIdLikeASet() {
+        var seed: UInt64 = 42
+        func next() -> UInt64 {
+            seed &+= 0x9E3779B97F4A7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+            return z ^ (z >> 31)
+        }
+        var set = StationIDSet()
+        var reference = Set<String>()
+        var stations: [Station] = []
+        var accepted = 0
+        for _ in 0..<20_000 {
+            // Short (inline) and long (heap) ids, a third of them repeats.
+            let n = next() % 15_000
+            let id = n % 2 == 0 ? "K\(n)" : "a-rather-long-station-identifier-\(n)"
+            stations.append(Station(id: id, name: "x", coordinate: Coordinate(latitude: 1, longitude: 2)))
+            let inserted = set.insert(position: stations.count - 1, of: stations)
+            #expect(inserted == reference.insert(id).inserted, "\(id)")
+            if inserted { accepted += 1 } else { stations.removeLast() }
+        }
+        #expect(accepted == reference.count)
+        #expect(stations.count == reference.count)
+    }
+}
