@@ -12,6 +12,8 @@ struct StationIDSet {
     private var count = 0
     private let seed: UInt64
 
+    var isEmpty: Bool { count == 0 }
+
     /// Room for about `expected` ids before the table grows.
     init(expected: Int = 0) {
         var capacity = 16
