@@ -32,14 +32,8 @@ import Testing
 
     /// Random flat objects: the same numbers as a whole parse, whatever the member order.
     @Test func randomObjectsMatchAWholeParse() throws {
-        var seed: UInt64 = 0x5eed
-        func next() -> UInt64 {
-            seed &+= 0x9E3779B97F4A7C15
-            var z = seed
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return z ^ (z >> 31)
-        }
+        var random = TestSupport.Random(seed: 0x5eed)
+        func next() -> UInt64 { random.next() }
         let names = ["version", "ageSeconds", "type", "upsert", "x"]
         for _ in 0..<2_000 {
             var used = Set<String>()

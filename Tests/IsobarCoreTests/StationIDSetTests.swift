@@ -5,14 +5,8 @@ import Testing
     /// Random ids, many repeated, through growth from a tiny table: the set accepts exactly the
     /// first of each id, as a `Set<String>` does.
     @Test func acceptsExactlyTheFirstOfEachIdLikeASet() {
-        var seed: UInt64 = 42
-        func next() -> UInt64 {
-            seed &+= 0x9E3779B97F4A7C15
-            var z = seed
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return z ^ (z >> 31)
-        }
+        var random = TestSupport.Random(seed: 42)
+        func next() -> UInt64 { random.next() }
         var set = StationIDSet()
         var reference = Set<String>()
         var stations: [Station] = []

@@ -52,12 +52,6 @@ struct StationIDSet {
     }
 
     @inline(__always) private func startSlot(for id: String) -> Int {
-        var hash = seed ^ 0xcbf2_9ce4_8422_2325
-        var text = id
-        text.withUTF8 { bytes in
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        }
-        hash ^= hash >> 29
-        return Int(truncatingIfNeeded: hash) & mask
+        Int(truncatingIfNeeded: FNV1a.tableHash(id, seed: seed)) & mask
     }
 }

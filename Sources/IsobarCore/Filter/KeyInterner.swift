@@ -74,16 +74,6 @@ public final class KeyInterner {
     }
 
     @inline(__always) private func startSlot(for id: String) -> Int {
-        var hash = seed ^ 0xcbf2_9ce4_8422_2325
-        // Over the UTF-8 bytes in place (a small string's from a stack copy): iterating `utf8`
-        // one element at a time was most of an insert's cost.
-        var text = id
-        text.withUTF8 { bytes in
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        }
-        // FNV-1a's low bits mix poorly for ids that differ only in their last characters; fold the
-        // high half in before masking.
-        hash ^= hash >> 29
-        return Int(truncatingIfNeeded: hash) & mask
+        Int(truncatingIfNeeded: FNV1a.tableHash(id, seed: seed)) & mask
     }
 }

@@ -30,4 +30,19 @@ public struct FNV1a: Sendable {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
+
+    /// A hash-table position hash of `text`'s UTF-8 bytes: FNV-1a started from `seed` (a
+    /// per-table random seed, so ids crafted to collide in one process do not in another), read in
+    /// place (a small string's from a stack copy: iterating `utf8` one element at a time was most
+    /// of an insert's cost), with the high half folded in, since FNV-1a's low bits mix poorly for
+    /// ids that differ only in their last characters. Used by ``KeyInterner`` and the fetcher's
+    /// id set.
+    @inline(__always) public static func tableHash(_ text: String, seed: UInt64) -> UInt64 {
+        var hash = seed ^ 0xcbf2_9ce4_8422_2325
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        }
+        return hash ^ (hash >> 29)
+    }
 }
