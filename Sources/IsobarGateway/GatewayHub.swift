@@ -31,7 +31,10 @@ public final class GatewayHub: @unchecked Sendable {
     /// The latest tally of each filter shard (by index), for health; a layout change (another
     /// shard count) starts afresh.
     private var lastTallies: [Int: (at: UInt64, tally: Tally)] = [:]
-    private var lastResend: UInt64 = 0
+    /// When each filter shard (by index) last had its clients' viewports resent on its tally: one
+    /// resend per shard per lease interval. Per shard, since the shards of a host that comes back ask
+    /// together, and each asks only for its own clients.
+    private var lastResends: [Int: UInt64] = [:]
     /// Connections the bus thread filled since its last drain, woken together in `busDrained`:
     /// one event-loop hop per loop per burst of bus messages. Touched only by the bus thread.
     private var pendingWakes: [GatewayConnection] = []
@@ -129,10 +132,10 @@ public final class GatewayHub: @unchecked Sendable {
               tally.gateway == options.name else { return }
         let now = Self.now()
         let resend = lock.withLock { () -> Bool in
-            if lastTallies.values.contains(where: { $0.tally.shard.count != tally.shard.count }) { lastTallies = [:] }
+            if lastTallies.values.contains(where: { $0.tally.shard.count != tally.shard.count }) { lastTallies = [:]; lastResends = [:] }
             lastTallies[tally.shard.index] = (now, tally)
-            guard tally.resend, Double(now &- lastResend) / 1e9 >= options.leaseInterval else { return false }
-            lastResend = now
+            guard tally.resend, Double(now &- (lastResends[tally.shard.index] ?? 0)) / 1e9 >= options.leaseInterval else { return false }
+            lastResends[tally.shard.index] = now
             return true
         }
         if resend { resendViewports(reason: "tally", shard: tally.shard) }

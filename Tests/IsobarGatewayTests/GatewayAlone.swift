@@ -76,9 +76,9 @@ final class GatewayAlone: @unchecked Sendable {
 
     private(set) var lastTallyAt = Date.distantPast
 
-    func publishTally(today: String?, resend: Bool = false) {
+    func publishTally(today: String?, resend: Bool = false, shard: Shard = .whole) {
         var writer = JSONWriter()
-        Tally(gateway: name, clients: 0, digest: "0000000000000000", resend: resend, today: today, tomorrow: nil).write(to: &writer)
+        Tally(gateway: name, clients: 0, digest: "0000000000000000", resend: resend, today: today, tomorrow: nil, shard: shard).write(to: &writer)
         bus.publish(Array(writer.bytes.dropLast()))
     }
 

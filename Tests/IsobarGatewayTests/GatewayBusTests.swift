@@ -73,6 +73,34 @@ extension GatewayProcessTests {
             #expect(gw.waitFor(topic: "lease", from: mark, timeout: 15) { $0.contains(#""clients":0"#) && $0.contains("0000000000000000") } != nil)
         }
 
+        /// Two shards that ask at once (both on a host whose link came back) each get their own
+        /// clients' viewports resent: the once-per-lease-interval limit is per shard.
+        @Test func tallyResendsArePerShard() throws {
+            let gw = try GatewayAlone()
+            defer { gw.stop() }
+            try gw.waitForBus()
+            // One client in each half of the partitions (shards 0/2 and 1/2).
+            let names = (0..<64).map { "shardling\($0)" }
+            guard let even = names.first(where: { ClientPartition.of($0) % 2 == 0 }),
+                  let odd = names.first(where: { ClientPartition.of($0) % 2 == 1 }),
+                  let shard0 = Shard(index: 0, count: 2), let shard1 = Shard(index: 1, count: 2) else {
+                Issue.record("no names in both halves"); return
+            }
+            let clients = [even, odd].map { WSTestClient(port: gw.port, query: "?client=\($0)") }
+            for client in clients { client.send(Self.view) }
+            for name in [even, odd] { #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: name), timeout: 15) != nil) }
+
+            let mark = gw.seenCount
+            gw.publishTally(today: "today-x", resend: true, shard: shard0)
+            gw.publishTally(today: "today-x", resend: true, shard: shard1)
+            #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: even), from: mark, timeout: 15) != nil, "shard 0's client resent")
+            #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: odd), from: mark, timeout: 15) != nil, "shard 1's client resent")
+            // Each shard's resend holds only its own client.
+            #expect(gw.lines(topic: Topic.of(type: "viewport", client: even), from: mark).count == 1)
+            #expect(gw.lines(topic: Topic.of(type: "viewport", client: odd), from: mark).count == 1)
+            for client in clients { client.close() }
+        }
+
         @Test func idleClientsCauseNoBusTraffic() throws {
             let gw = try GatewayAlone()
             defer { gw.stop() }

@@ -21,6 +21,7 @@ if [ "$(id -u)" != 0 ]; then echo "netns check: needs root for ip netns; run as 
 start=$(date +%s)
 bin="${ISOBAR_BINARY:-$PWD/.build/debug/isobar}"
 [ -x "$bin" ] || { echo "netns check: no isobar binary at $bin (swift build first)" >&2; exit 1; }
+bash scripts/deps.sh iproute2 python3-websockets >/dev/null # the clients (scripts/netns-client.py) speak WebSocket
 tag="isb$$"
 work=$(mktemp -d)
 pids=()
