@@ -8,7 +8,8 @@ import Logging
 ///
 /// that is, a `notice` whose message starts with `ready: `. Who says it, and when:
 /// `broker` once both endpoints are bound; `plug` each time its command has started (its
-/// sockets are connected and subscribed before); `up` once every process was started;
+/// sockets are connected and subscribed before); a built-in stage with `--bus` once its sockets
+/// have had `BusStage.settle` to connect and its first words are out; `up` once every process was started;
 /// `gateway` once it listens (with its URL). With `ISOBAR_READY_FILE` set, the same text is
 /// also written to that file, for a container's exec readiness probe (`test -s FILE`), and a
 /// plug removes it while its command is not running (`withdraw`). A process passes the

@@ -31,4 +31,6 @@ struct CommonOptions: ParsableArguments {
     var world = Paths.defaultWorld
     @Option(help: "Seed for generated stations and pans.")
     var seed: UInt64 = 42
+    @Flag(help: "Run the filter and the formatter under `isobar plug` (stdin/stdout) instead of in process on the bus, as `isobar up --plugs` does.")
+    var plugs = false
 }

@@ -63,7 +63,7 @@ struct DenseCommand: ParsableCommand {
             worst = max(worst, filter.median + format.median)
         }
         if !inProcessOnly {
-            let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "dense")
+            let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "dense", plugs: common.plugs)
             defer { pipeline.stop() }
             try pipeline.load(lines, id: id)
             let waiter = Waiter()

@@ -150,7 +150,7 @@ struct FindCommand: ParsableCommand {
         let (id, lines) = StationGenerator.snapshotLines(generated)
         let shadow = Shadow(lines: lines)
         guard let snapshot = shadow.snapshot else { throw ValidationError("the shadow filter holds no snapshot") }
-        let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "find")
+        let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "find", plugs: common.plugs)
         defer { pipeline.stop() }
         try pipeline.load(lines, id: id)
 

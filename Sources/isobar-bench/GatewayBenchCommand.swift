@@ -34,7 +34,7 @@ struct GatewayBenchCommand: ParsableCommand {
         let shadow = Shadow(lines: lines)
         guard let snapshot = shadow.snapshot else { throw ValidationError("the shadow filter holds no snapshot") }
         let isobar = Paths.isobar(common.isobar)
-        let pipeline = try Pipeline(isobar: isobar, name: "gateway", onlyProbes: true)
+        let pipeline = try Pipeline(isobar: isobar, name: "gateway", onlyProbes: true, plugs: common.plugs)
         defer { pipeline.stop() }
         let port = FreePort.next()
         let gatewayLog = pipeline.scratch + "/gateway.log"

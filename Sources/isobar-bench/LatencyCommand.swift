@@ -31,7 +31,7 @@ struct LatencyCommand: ParsableCommand {
             let stations = StationGenerator(world: world, seed: common.seed).stations(count: size)
             let (id, lines) = StationGenerator.snapshotLines(stations)
             let shadow = Shadow(lines: lines)
-            let pipeline = try Pipeline(isobar: isobar, name: "latency")
+            let pipeline = try Pipeline(isobar: isobar, name: "latency", plugs: common.plugs)
             defer { pipeline.stop() }
             try pipeline.load(lines, id: id)
             let result = try measure(pipeline: pipeline, shadow: shadow, size: size)

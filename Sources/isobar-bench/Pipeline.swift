@@ -4,7 +4,8 @@ import IsobarCore
 import IsobarHost
 
 /// A running Isobar pipeline for the end-to-end benchmarks: `isobar broker`, the filter and the
-/// formatter each under `isobar plug` (as `isobar up` runs them), on fresh loopback ports, plus
+/// formatter each on the bus in process (`--bus`, as `isobar up` runs them) or, with `plugs`, each
+/// under `isobar plug` (as `isobar up --plugs` does), on fresh loopback ports, plus
 /// one `BusClient` in this process that plays every map client (subscribed to `annotations/`, and
 /// to `tally` for the benchmarks whose clients are leased like a gateway's).
 final class Pipeline {
@@ -14,7 +15,7 @@ final class Pipeline {
     let scratch: String
     /// The bus endpoints every process of this pipeline uses (ISOBAR_PUB, ISOBAR_SUB).
     let environment: [String: String]
-    /// The `isobar filter` processes (each filter plug's child): one, or one per shard.
+    /// The `isobar filter` processes (with `plugs`, each filter plug's child): one, or one per shard.
     let filterPIDs: [Int32]
     /// The first (or only) filter.
     var filterPID: Int32 { filterPIDs[0] }
@@ -31,7 +32,8 @@ final class Pipeline {
     /// `onlyProbes`: this process hears only its probe clients' annotations (the gateway benchmark,
     /// whose map clients are WebSockets: hearing theirs too would double the broker's fan-out and
     /// load this process with work no client does).
-    init(isobar: String, name: String, filters: Int = 1, filterArguments: [String] = [], onlyProbes: Bool = false) throws {
+    init(isobar: String, name: String, filters: Int = 1, filterArguments: [String] = [], onlyProbes: Bool = false,
+         plugs: Bool = false) throws {
         scratch = Paths.scratch(name)
         let (frontend, backend) = FreePort.endpoints()
         let env = ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend]
@@ -44,31 +46,41 @@ final class Pipeline {
         var started: [Process] = []
         do {
             started.append(try Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log"))
-            var filterPlugs: [Process] = []
+            var filterHosts: [Process] = []
             for shard in shards {
                 let sharding = shard.isWhole ? [] : ["--shard", shard.description]
-                let plugName = shard.isWhole ? "filter" : "filter-\(shard.index)"
-                let filterPlug = try Children.start(
-                    isobar, ["plug", "--name", plugName] + sharding + FilterEngine.subscriptions.flatMap { ["--sub", $0] }
-                        + ["--", isobar, "filter"] + sharding + filterArguments,
-                    environment: env, log: scratch + "/\(plugName).log")
-                started.append(filterPlug)
-                filterPlugs.append(filterPlug)
+                let hostName = shard.isWhole ? "filter" : "filter-\(shard.index)"
+                let filter = [isobar, "filter"] + sharding + filterArguments
+                let host = try Children.start(
+                    isobar, plugs ? ["plug", "--name", hostName] + sharding + FilterEngine.subscriptions.flatMap { ["--sub", $0] } + ["--"] + filter
+                        : Array(filter.dropFirst()) + ["--bus"],
+                    environment: env, log: scratch + "/\(hostName).log")
+                started.append(host)
+                filterHosts.append(host)
             }
-            let formatPlug = try Children.start(isobar, ["plug", "--name", "format"] + FormatEngine.subscriptions.flatMap { ["--sub", $0] }
-                                                         + ["--", isobar, "format"], environment: env, log: scratch + "/format.log")
-            started.append(formatPlug)
-            let pids = filterPlugs.map { ProcStatus.waitForChild(of: $0.processIdentifier) }
-            guard pids.allSatisfy({ $0 != nil }), let formatPID = ProcStatus.waitForChild(of: formatPlug.processIdentifier) else {
-                throw ValidationError("a plug started no stage; logs in \(scratch)")
-            }
-            filterPIDs = pids.compactMap { $0 }
+            let formatHost = try Children.start(isobar, plugs ? ["plug", "--name", "format"] + FormatEngine.subscriptions.flatMap { ["--sub", $0] }
+                                                    + ["--", isobar, "format"] : ["format", "--bus"], environment: env, log: scratch + "/format.log")
+            started.append(formatHost)
             var roles: [(name: String, pid: Int32)] = [("broker", started[0].processIdentifier)]
-            for (k, plug) in filterPlugs.enumerated() {
-                let label = filters == 1 ? "filter" : "filter \(k)"
-                roles += [("\(label) plug", plug.processIdentifier), (label, filterPIDs[k])]
+            if plugs {
+                let pids = filterHosts.map { ProcStatus.waitForChild(of: $0.processIdentifier) }
+                guard pids.allSatisfy({ $0 != nil }), let formatPID = ProcStatus.waitForChild(of: formatHost.processIdentifier) else {
+                    throw ValidationError("a plug started no stage; logs in \(scratch)")
+                }
+                filterPIDs = pids.compactMap { $0 }
+                for (k, plug) in filterHosts.enumerated() {
+                    let label = filters == 1 ? "filter" : "filter \(k)"
+                    roles += [("\(label) plug", plug.processIdentifier), (label, filterPIDs[k])]
+                }
+                roles += [("format plug", formatHost.processIdentifier), ("format", formatPID)]
+            } else {
+                filterPIDs = filterHosts.map(\.processIdentifier)
+                for (k, host) in filterHosts.enumerated() {
+                    roles.append((filters == 1 ? "filter" : "filter \(k)", host.processIdentifier))
+                }
+                roles.append(("format", formatHost.processIdentifier))
             }
-            self.roles = roles + [("format plug", formatPlug.processIdentifier), ("format", formatPID), ("clients (this process)", getpid())]
+            self.roles = roles + [("clients (this process)", getpid())]
             client = try BusClient(endpoints: BrokerEndpoints(frontend: frontend, backend: backend), topics: [onlyProbes ? "annotations/\(Self.probe)" : "annotations/", "tally"])
         } catch {
             Children.stop(started)

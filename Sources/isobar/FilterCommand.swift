@@ -4,8 +4,9 @@ import IsobarCore
 import IsobarHost
 import IsobarStore
 import IsobarStdio
+import Logging
 
-struct FilterCommand: ParsableCommand {
+struct FilterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filter",
         abstract: "Keep each client's visible stations: full sets for new views, then only what entered, left or changed.",
@@ -25,6 +26,9 @@ struct FilterCommand: ParsableCommand {
           {"type":"resync","reason":"incomplete snapshot …"}   (asks the publishers to replay)
         A snapshot takes effect only when its end marker arrives with every station. Viewports
         holding more than `limit` stations (default 500) get clusters. Other message types pass through.
+        With --bus the same engine speaks the bus in process instead of stdin/stdout (what `isobar up`
+        runs): subscribed at ISOBAR_SUB to the filter's topics (with --shard, its partitions only),
+        publishing at ISOBAR_PUB exactly what `isobar plug` would publish for it.
         """)
 
     @Option(help: "Register a viewport LAT,LON,DLAT,DLON for a pinned client (pipe use).")
@@ -53,8 +57,10 @@ struct FilterCommand: ParsableCommand {
     var shard: Shard = .whole
     @Flag(help: "Write a resync request at start so publishers replay their snapshots (used on the bus).")
     var requestResync = false
+    @Flag(help: "Speak the bus in process (ISOBAR_PUB/ISOBAR_SUB, CURVE from the environment) instead of stdin/stdout: no plug needed.")
+    var bus = false
 
-    func run() throws {
+    func run() async throws {
         LineOutput.ignoreSIGPIPE()
         var options = FilterOptions()
         options.idleSeconds = idle
@@ -79,6 +85,20 @@ struct FilterCommand: ParsableCommand {
         if let viewport {
             engine.register(Viewport(client: client, region: viewport.region, day: day,
                                      presentation: Presentation(field: field), limit: limit))
+        }
+        let requestResync = self.requestResync
+        if bus {
+            Logs.bootstrap()
+            let name = shard.isWhole ? "filter" : "filter-\(shard.index)"
+            let options = BusStage.Options(name: name, subscriptions: shard.subscriptions(FilterEngine.subscriptions),
+                                           maxLineLength: maxLineBytes, tickEvery: 0.25)
+            let status = await BusStage.run(options, logger: Logger(label: name), start: { writer in
+                if requestResync { Resync(reason: "filter started").write(to: &writer) }
+            }, tick: { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) }) { line, out in
+                engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &out)
+            }
+            if status != 0 { throw ExitCode(status) }
+            return
         }
         if requestResync {
             var writer = JSONWriter()

@@ -2,8 +2,9 @@ import ArgumentParser
 import IsobarCore
 import IsobarHost
 import IsobarStdio
+import Logging
 
-struct FormatCommand: ParsableCommand {
+struct FormatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "format",
         abstract: "Turn visible sets into map annotations (titles, units, locale) and selections into callouts.",
@@ -16,6 +17,9 @@ struct FormatCommand: ParsableCommand {
           {"type":"callout","client":"alice","id":"K1D3","day":"today","reason":"selected","clear":false,"title":"PLATTE","subtitle":"K1D3 · Today","coordinate":{…},"details":[{"label":"Temperature","value":"46.4 °F"},…]}
         Per-client choices in the viewport (field, units, windUnit, locale) win over these defaults.
         Other message types pass through unchanged.
+        With --bus the same engine speaks the bus in process instead of stdin/stdout (what `isobar up`
+        runs): subscribed at ISOBAR_SUB to the formatter's topics, publishing at ISOBAR_PUB exactly what
+        `isobar plug` would publish for it.
         """)
 
     @Option(help: "Default field (temperature, wind, precipitation).")
@@ -28,10 +32,21 @@ struct FormatCommand: ParsableCommand {
     var locale: Locale = .en
     @Option(help: "Longest accepted input line in bytes.")
     var maxLineBytes = Limits.lineBytes
+    @Flag(help: "Speak the bus in process (ISOBAR_PUB/ISOBAR_SUB, CURVE from the environment) instead of stdin/stdout: no plug needed.")
+    var bus = false
 
-    func run() throws {
+    func run() async throws {
         LineOutput.ignoreSIGPIPE()
         let engine = FormatEngine(defaults: ResolvedPresentation(field: field, units: units, windUnit: windUnit, locale: locale))
+        if bus {
+            Logs.bootstrap()
+            let options = BusStage.Options(name: "format", subscriptions: FormatEngine.subscriptions, maxLineLength: maxLineBytes)
+            let status = await BusStage.run(options, logger: Logger(label: "format")) { line, out in
+                engine.handle(line: line, into: &out)
+            }
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         LineInput.runStage(stage: FormatEngine.stage, maxLineLength: maxLineBytes) { line, out in
             engine.handle(line: line, into: &out)
         }

@@ -10,7 +10,7 @@ import Logging
 struct UpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "up",
-        abstract: "Run the whole pipeline: broker, fetch, filter, format and persist, each under plug, supervised.",
+        abstract: "Run the whole pipeline, supervised: broker, fetch and persist under plug, filter and format on the bus in process (--plugs: under plug too), the gateway.",
         discussion: """
         Every process is restarted with backoff when it exits, its log lines are prefixed with its name,
         and SIGINT/SIGTERM stops them all (stages first, broker last) and exits 0.
@@ -59,6 +59,8 @@ struct UpCommand: AsyncParsableCommand {
     var noGateway = false
     @Option(help: "Filter shards (1 to 64): each serves the clients of its partitions (PROTOCOL.md, Filter shards).")
     var filters = 1
+    @Flag(help: "Host the built-in filter and format under `isobar plug` (stdin/stdout), as a third-party stage is hosted, instead of in process on the bus (--bus).")
+    var plugs = false
 
     func run() async throws {
         Logs.bootstrap()
@@ -83,20 +85,25 @@ struct UpCommand: AsyncParsableCommand {
             ServiceSpec(name: "persist", command: me, arguments: [
                 "plug", "--name", "persist"] + Self.subscribe(PersistStage.subscriptions) + ["--",
                 me, "persist", "--data-dir", dataDir], startDelay: .milliseconds(200), stopTimeout: ServiceSpec.plugStopTimeout),
-            ServiceSpec(name: "format", command: me, arguments: [
-                "plug", "--name", "format"] + Self.subscribe(FormatEngine.subscriptions) + ["--",
-                me, "format", "--units", units, "--locale", locale], stopTimeout: ServiceSpec.plugStopTimeout),
+            plugs
+                ? ServiceSpec(name: "format", command: me, arguments: [
+                    "plug", "--name", "format"] + Self.subscribe(FormatEngine.subscriptions) + ["--",
+                    me, "format", "--units", units, "--locale", locale], stopTimeout: ServiceSpec.plugStopTimeout)
+                : ServiceSpec(name: "format", command: me, arguments: ["format", "--bus", "--units", units, "--locale", locale]),
             // The filter starts last and asks for a resync, so persist and fetch answer it once their
             // subscriptions are in place.
         ] + (0..<filters).map { index in
-            // One filter, or shard k of N each under a plug subscribed to its client partitions.
+            // One filter, or shard k of N each subscribed to its client partitions.
             let shard = Shard(index: index, count: filters) ?? .whole
             let name = filters == 1 ? "filter" : "filter-\(index)"
             let sharding = filters == 1 ? [] : ["--shard", shard.description]
+            let filter = [me, "filter", "--request-resync", "--favorites", favoritesFile, "--stale-after", String(staleAfter)] + sharding
+            guard plugs else {
+                return ServiceSpec(name: name, command: me, arguments: Array(filter.dropFirst()) + ["--bus"], startDelay: .milliseconds(300))
+            }
             return ServiceSpec(name: name, command: me, arguments: [
-                "plug", "--name", name] + sharding + Self.subscribe(FilterEngine.subscriptions) + ["--", me, "filter", "--request-resync",
-                "--favorites", favoritesFile, "--stale-after", String(staleAfter)] + sharding, startDelay: .milliseconds(300),
-                stopTimeout: ServiceSpec.plugStopTimeout)
+                "plug", "--name", name] + sharding + Self.subscribe(FilterEngine.subscriptions) + ["--"] + filter,
+                startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout)
         } + [
             ServiceSpec(name: "fetch", command: me, arguments: [
                 "plug", "--name", "fetch"] + Self.subscribe(FeedFetcher.subscriptions) + ["--",

@@ -76,34 +76,17 @@ extension GatewayProcessTests {
     /// `isobar up --sample --gateway`: the client converges again (after a pan while the process was
     /// down, or idle), versions only go up, and an idle client causes no per-client bus traffic.
     @Suite struct GatewayFaultTests {
-        /// What is killed: a stage (`isobar filter`, `isobar format`: its plug restarts it and hands it
-        /// what arrived meanwhile), the formatter's plug with its stage (`up` restarts it; what the
-        /// filter sent meanwhile is lost, so the lease/tally repair is what brings it back), or the broker.
-        enum Victim: String { case filter, format, formatPlug = "format-plug", broker }
+        /// What is killed: the filter or the formatter (`isobar filter --bus`, `isobar format --bus`,
+        /// each on the bus in process: `up` restarts it; for the formatter what the filter sent
+        /// meanwhile is lost, so the lease/tally repair is what brings it back), or the broker.
+        enum Victim: String { case filter, format, broker }
 
-        /// The argv of a process, from /proc.
-        static func commandLine(_ pid: pid_t) -> [String] {
-            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return [] }
-            return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        }
+        static func commandLine(_ pid: pid_t) -> [String] { ProcessHarness.commandLine(pid) }
 
-        /// The pid of the process `up` (pid `up`) runs for `victim`: the broker (a child of up), or a
-        /// stage (the child of the `plug --name STAGE` that up runs).
+        /// The pid of the process `up` (pid `up`) runs for `victim`: the broker, or the process that
+        /// runs the stage (itself on the bus, or a plug's command under `--plugs`).
         static func pid(of victim: Victim, under up: pid_t) -> pid_t? {
-            let children = ProcessHarness.children(of: up).filter(ProcessHarness.isAlive)
-            switch victim {
-            case .broker:
-                return children.first { commandLine($0).dropFirst().first == "broker" }
-            case .filter, .format, .formatPlug:
-                let name = victim == .formatPlug ? "format" : victim.rawValue
-                guard let plug = children.first(where: { pid in
-                    let argv = commandLine(pid)
-                    return argv.dropFirst().first == "plug" && argv.firstIndex(of: "--name").map { argv.indices.contains($0 + 1) && argv[$0 + 1] == name } == true
-                }) else { return nil }
-                if victim == .formatPlug { return plug }
-                return ProcessHarness.children(of: plug).filter(ProcessHarness.isAlive)
-                    .first { commandLine($0).dropFirst().first == victim.rawValue }
-            }
+            ProcessHarness.services(under: up)[victim.rawValue].flatMap(ProcessHarness.stagePID(ofService:))
         }
 
         struct Outcome: CustomStringConvertible {
@@ -146,8 +129,8 @@ extension GatewayProcessTests {
             let pans = [(35.0, -100.0, 10.0, 14.0), (45.0, -115.0, 12.0, 16.0), (38.0, -90.0, 15.0, 20.0)]
             var outcomes: [Outcome] = []
             var panIndex = 0
-            for victim in [Victim.filter, .format, .formatPlug, .broker] {
-                for panned in victim == .formatPlug ? [true] : [true, false] {
+            for victim in [Victim.filter, .format, .broker] {
+                for panned in [true, false] {
                     // Settle first: the pipeline agrees on this client, so what follows is the fault's doing.
                     let settle = recorder.count
                     _ = recorder.waitFor(prefix: "tally", from: settle, timeout: 3)

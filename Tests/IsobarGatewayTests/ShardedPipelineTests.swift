@@ -11,15 +11,9 @@ extension GatewayProcessTests {
     /// partitions (PROTOCOL.md, "Filter shards"), checked against the brute force; a shard killed
     /// with `kill -9` while its clients pan: every client right within 2 s of the shard's return.
     @Suite struct ShardedPipelineTests {
-        /// The pid of `isobar filter` under the `plug --name NAME` that `up` (pid `up`) runs.
+        /// The pid of the process running filter shard NAME (`filter-0`, ...) that `up` (pid `up`) runs.
         static func filterPid(named name: String, under up: pid_t) -> pid_t? {
-            let plug = ProcessHarness.children(of: up).filter(ProcessHarness.isAlive).first { pid in
-                let argv = GatewayFaultTests.commandLine(pid)
-                return argv.dropFirst().first == "plug" && argv.firstIndex(of: "--name").map { argv.indices.contains($0 + 1) && argv[$0 + 1] == name } == true
-            }
-            guard let plug else { return nil }
-            return ProcessHarness.children(of: plug).filter(ProcessHarness.isAlive)
-                .first { GatewayFaultTests.commandLine($0).dropFirst().first == "filter" }
+            ProcessHarness.services(under: up)[name].flatMap(ProcessHarness.stagePID(ofService:))
         }
 
         struct Map {

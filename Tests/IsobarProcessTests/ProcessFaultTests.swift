@@ -17,7 +17,10 @@ struct UpPipeline {
 
     /// Starts `up`. With `--sample` the feed's drift epoch is an hour long, so the values are the
     /// fixture's for the whole test and the brute-force reference (`Reference`) is exact.
-    static func start(_ arguments: [String] = ["--sample", "--sample-period", "3600"]) throws -> UpPipeline {
+    /// The sample feed with an hour-long drift epoch.
+    static let sampleArguments = ["--sample", "--sample-period", "3600"]
+
+    static func start(_ arguments: [String] = sampleArguments) throws -> UpPipeline {
         let http = ProcessHarness.freeTCPPort()
         let endpoints = BrokerEndpoints(frontend: ProcessHarness.freeTCPEndpoint(), backend: ProcessHarness.freeTCPEndpoint())
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-faults-\(UUID().uuidString)").path
@@ -38,19 +41,10 @@ struct UpPipeline {
         try? FileManager.default.removeItem(atPath: dataDirectory)
     }
 
-    /// The supervised services by name (`broker`, `sample-feed`, and the plugs by `--name`).
+    /// The supervised services by name (`broker`, `sample-feed`, the plugs by `--name`, the
+    /// built-in stages on the bus as `filter`, `format`).
     func services() -> [String: pid_t] {
-        var result: [String: pid_t] = [:]
-        for pid in ProcessHarness.children(of: process.pid) {
-            let argv = Self.commandLine(pid)
-            guard argv.count > 1, ProcessHarness.isAlive(pid) else { continue }
-            if argv[1] == "plug", let index = argv.firstIndex(of: "--name"), index + 1 < argv.count {
-                result[argv[index + 1]] = pid
-            } else {
-                result[argv[1]] = pid
-            }
-        }
-        return result
+        ProcessHarness.services(under: process.pid)
     }
 
     /// Waits until service `name` runs with a pid other than `old` (and, for a plug, until its
@@ -58,7 +52,7 @@ struct UpPipeline {
     func waitForService(_ name: String, other old: pid_t? = nil, timeout: Duration = .seconds(30)) -> pid_t? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let pid = services()[name], pid != old, name == "broker" || name == "sample-feed" || stagePID(of: pid) != nil {
+            if let pid = services()[name], pid != old, stagePID(of: pid) != nil {
                 return pid
             }
             usleep(10_000)
@@ -66,14 +60,13 @@ struct UpPipeline {
         return nil
     }
 
-    /// The command a plug runs (its only child).
-    func stagePID(of plug: pid_t) -> pid_t? {
-        ProcessHarness.children(of: plug).first(where: ProcessHarness.isAlive)
+    /// The process running a service's stage: a plug's command, or the service itself.
+    func stagePID(of service: pid_t) -> pid_t? {
+        ProcessHarness.stagePID(ofService: service)
     }
 
     static func commandLine(_ pid: pid_t) -> [String] {
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return [] }
-        return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        ProcessHarness.commandLine(pid)
     }
 
     static func descendants(of pid: pid_t) -> [pid_t] {
@@ -165,7 +158,18 @@ struct ProcessFaultTests {
     @Test("kill -9 of the filter, format or persist stage or a plug host: the client converges within 2 s of the restart",
           .timeLimit(.minutes(10)))
     func killNineWhilePanning() throws {
-        try run(targets: [.filterStage, .formatStage, .persistStage, .plugHost], rounds: Self.rounds, pansAfterRestart: 3)
+        // Every stage under a plug (`up --plugs`): a stage killed while its plug holds what arrives.
+        try run(targets: [.filterStage, .formatStage, .persistStage, .plugHost], rounds: Self.rounds, pansAfterRestart: 3,
+                up: UpPipeline.sampleArguments + ["--plugs"])
+    }
+
+    /// The default layout: the filter and the formatter are on the bus in process (`--bus`), so a
+    /// kill takes the stage and its bus sockets together and `up` restarts it; what was in flight is
+    /// repaired by the protocol (the new filter's resync, the client's heartbeat).
+    @Test("kill -9 of the filter or format process on the bus (no plug): the client converges within 2 s of the restart",
+          .timeLimit(.minutes(10)))
+    func killNineInProcessStagesWhilePanning() throws {
+        try run(targets: [.filterStage, .formatStage], rounds: max(2, Self.rounds / 2), pansAfterRestart: 3)
     }
 
     /// The broker's turn, with the same three pans after it is back. Before the client's heartbeat
@@ -190,8 +194,8 @@ struct ProcessFaultTests {
     /// in, wait until it is back (its "started" / "subscribers to" log line), pan `pansAfterRestart`
     /// more times 100 ms apart, then once more (the latest viewport) and require the brute-force set
     /// for it within 2 s.
-    func run(targets: [Target], rounds: Int, pansAfterRestart: Int) throws {
-        let pipeline = try UpPipeline.start()
+    func run(targets: [Target], rounds: Int, pansAfterRestart: Int, up: [String] = UpPipeline.sampleArguments) throws {
+        let pipeline = try UpPipeline.start(up)
         defer { pipeline.stop() }
         let today = try Reference.records("today")
         let titles = Dictionary(uniqueKeysWithValues: today.map { ($0.id, Reference.temperatureTitle($0)) })
@@ -215,7 +219,8 @@ struct ProcessFaultTests {
         for round in 0..<rounds {
             let target = targets[round % targets.count]
             let services = pipeline.services()
-            // Who dies: a stage is the child of its plug; the plug host rotates over the four plugs.
+            // Who dies: a stage is the child of its plug (or, on the bus in process, the service
+            // itself); the plug host rotates over the four services.
             let service: String
             let victim: pid_t?
             switch target {

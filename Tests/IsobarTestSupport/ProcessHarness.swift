@@ -273,6 +273,44 @@ final class ProcessHarness: @unchecked Sendable {
         }.sorted()
     }
 
+    /// The argv of a process, from /proc (empty when it is gone).
+    static func commandLine(_ pid: pid_t) -> [String] {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return [] }
+        return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The service name `isobar up` gives a child with this argv: a plug's `--name`; a built-in
+    /// stage on the bus in process (`isobar filter --bus [--shard K/N]`) `filter` or `filter-K`;
+    /// otherwise the subcommand (`broker`, `sample-feed`, `gateway`). Nil for anything else.
+    static func serviceName(argv: [String]) -> String? {
+        guard argv.count > 1 else { return nil }
+        if argv[1] == "plug" {
+            guard let index = argv.firstIndex(of: "--name"), index + 1 < argv.count else { return nil }
+            return argv[index + 1]
+        }
+        if argv[1] == "filter", let index = argv.firstIndex(of: "--shard"), index + 1 < argv.count,
+           let k = argv[index + 1].split(separator: "/").first {
+            return "filter-\(k)"
+        }
+        return argv[1]
+    }
+
+    /// The live children of `up` by service name (see `serviceName(argv:)`).
+    static func services(under up: pid_t) -> [String: pid_t] {
+        var result: [String: pid_t] = [:]
+        for pid in children(of: up) where isAlive(pid) {
+            if let name = serviceName(argv: commandLine(pid)) { result[name] = pid }
+        }
+        return result
+    }
+
+    /// The process that runs a service's stage: a plug's command (its live child; nil while none
+    /// runs), or the service itself when it is not a plug (a built-in stage with `--bus`).
+    static func stagePID(ofService pid: pid_t) -> pid_t? {
+        guard commandLine(pid).dropFirst().first == "plug" else { return isAlive(pid) ? pid : nil }
+        return children(of: pid).first(where: isAlive)
+    }
+
     /// Waits up to `timeout` until the child has at least one child process; returns their pids.
     func waitForChildPIDs(timeout: Duration) -> [pid_t] {
         let deadline = ContinuousClock.now + timeout

@@ -1,0 +1,236 @@
+import Foundation
+import IsobarBus
+import IsobarCore
+import IsobarStdio
+import Logging
+
+/// A built-in stage on the bus in process (`isobar filter --bus`, `isobar format --bus`): the
+/// same engine that reads stdin and writes stdout, fed straight from a SUB socket and publishing
+/// straight to a PUB socket, with no `isobar plug` process and no pipes between.
+///
+/// What goes on the bus is what `isobar plug` would publish for the same stage: every received
+/// message's lines (one, or a batch; see `TopicBatch`) are handed to the engine in order, and
+/// every line the engine writes is published under the topic derived from it (`TopicDeriver`,
+/// the plug's own check, so a malformed line still becomes an `error` message), consecutive lines
+/// of one topic batched. An input line over `maxLineLength` becomes one `error` message, as on
+/// stdin. What it saves per message: the plug's receive, its write into the stage's stdin, the
+/// stage's read and line split, its write to stdout, the plug's read and split, and two thread
+/// hand-offs (BENCHMARKS.md, "Built-in stages on the bus").
+///
+/// One thread owns both sockets and the engine (the engine is not thread-safe and needs no lock):
+/// it waits in `zmq_poll` on the SUB socket and a wake pipe, runs `tick` every `tickEvery`
+/// seconds, and ends on `stop` (SIGTERM/SIGINT through a `BlockingService`), publishing what the
+/// engine wrote until then. A stage that crashes is restarted by whoever started it (`isobar up`
+/// restarts its processes with backoff), exactly as a plug restarts its command; the protocol's
+/// resync and lease rules repair what the restart lost.
+public enum BusStage {
+    /// Configuration: the stage's name (logs, `error` messages), its subscriptions (already
+    /// expanded for a shard; `Shard.subscriptions`), the broker and the input limit.
+    public struct Options: Sendable {
+        public var name: String
+        public var subscriptions: [String]
+        public var endpoints: BrokerEndpoints
+        public var maxLineLength: Int
+        /// Seconds between `tick` calls (nil: no tick).
+        public var tickEvery: Double?
+
+        public init(name: String, subscriptions: [String], endpoints: BrokerEndpoints = .fromEnvironment(),
+                    maxLineLength: Int = Limits.lineBytes, tickEvery: Double? = nil) {
+            self.name = name
+            self.subscriptions = subscriptions
+            self.endpoints = endpoints
+            self.maxLineLength = maxLineLength
+            self.tickEvery = tickEvery
+        }
+    }
+
+    /// How long the sockets have to connect (and the subscription to reach the broker) before the
+    /// stage's first words (`start`) are published: a filter's start-up `resync` would otherwise
+    /// be answered before its own subscription arrived (ZeroMQ's slow joiner). Not a guarantee: the
+    /// filter's missing-day schedule asks again if that answer is lost all the same.
+    static let settle: Duration = .milliseconds(100)
+    /// Most messages taken from the socket before the engine's output is published (a burst's
+    /// answers leave together; a steady stream still gets its answers out this often).
+    static let burst = 1_000
+
+    /// Runs the stage until SIGTERM or SIGINT; returns the process's exit status (1 when the bus
+    /// cannot be set up, with the reason logged).
+    ///
+    /// - `start`: the engine's first words (a filter's `resync` request), published after `settle`.
+    /// - `tick`: timed work, every `options.tickEvery` seconds.
+    /// - `handle`: one input line; the engine writes its answers into the writer.
+    public static func run(
+        _ options: Options, logger: Logger,
+        start: @escaping (inout JSONWriter) -> Void = { _ in },
+        tick: @escaping (inout JSONWriter) -> Void = { _ in },
+        handle: @escaping (UnsafeRawBufferPointer, inout JSONWriter) -> Void
+    ) async -> Int32 {
+        let context: ZMQContext
+        let pub: ZMQSocket
+        let sub: ZMQSocket
+        do {
+            let socketOptions = try BusSecurity.connectingSocketOptions()
+            context = try ZMQContext()
+            pub = try ZMQSocket(context, .pub, options: socketOptions)
+            try pub.connect(options.endpoints.frontend)
+            sub = try ZMQSocket(context, .sub, options: socketOptions)
+            for topic in options.subscriptions { try sub.subscribe(topic) }
+            try sub.connect(options.endpoints.backend)
+        } catch {
+            logger.error("cannot join the bus: \(error)")
+            return 1
+        }
+        if let security = try? BusSecurity.fromEnvironment() {
+            logger.info("CURVE on: broker key \(security.serverKey), client key \(security.keyPair.publicKey)")
+        }
+        logger.info("in process on the bus: publishing to \(options.endpoints.frontend); subscribed at \(options.endpoints.backend) to \(subscriptionSummary(options.subscriptions))")
+
+        let wake = WakePipe()
+        let stopping = StopState()
+        // The engine's closures are used on the loop's thread only (handed over once, at start).
+        let engine = UncheckedBox((start: start, tick: tick, handle: handle))
+        let service = BlockingService(name: options.name, body: {
+            let publisher = PlugPublisher(socket: pub, stage: options.name, logger: logger)
+            var loop = Loop(options: options, sub: sub, publisher: publisher, wake: wake, stopping: stopping,
+                            logger: logger, start: engine.value.start, tick: engine.value.tick, handle: engine.value.handle)
+            loop.run()
+            sub.close()
+            publisher.close(linger: PlugOptions.drainGrace)
+            withExtendedLifetime(context) {}
+            logger.info("stopped")
+            return 0
+        }, stop: {
+            stopping.raise()
+            wake?.signal()
+        }, kill: {
+            // The loop never blocks longer than one poll: a kill is a stop that does not wait.
+            stopping.raise()
+            wake?.signal()
+        })
+        return await service.runUntilSignalled(logger: logger, stopBudget: PlugOptions.drainGrace * 2)
+    }
+
+    /// The stop request, raised by the service's shutdown handler on another thread.
+    final class StopState: @unchecked Sendable {
+        // @unchecked: `raised` is only touched under `lock`.
+        private let lock = NSLock()
+        private var raised = false
+        func raise() { lock.withLock { raised = true } }
+        var isRaised: Bool { lock.withLock { raised } }
+    }
+
+    /// Hands non-Sendable closures to the loop's thread, their only user from then on.
+    struct UncheckedBox<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// The loop's state, owned by its thread.
+    struct Loop {
+        let options: Options
+        let sub: ZMQSocket
+        let publisher: PlugPublisher
+        let wake: WakePipe?
+        let stopping: StopState
+        let logger: Logger
+        let start: (inout JSONWriter) -> Void
+        let tick: (inout JSONWriter) -> Void
+        let handle: (UnsafeRawBufferPointer, inout JSONWriter) -> Void
+        var writer = JSONWriter(capacity: 64 * 1024)
+
+        mutating func run() {
+            let began = LineInput.monotonicSeconds()
+            var started = false
+            var lastTick = began
+            let settle = BusStage.settle.timeInterval
+            while !stopping.isRaised {
+                let now = LineInput.monotonicSeconds()
+                if !started && now - began >= settle {
+                    started = true
+                    start(&writer)
+                    publish()
+                    Readiness.announce(logger, "on the bus in process (pid \(getpid()))")
+                }
+                if let every = options.tickEvery, now - lastTick >= every {
+                    lastTick = now
+                    tick(&writer)
+                    publish()
+                }
+                // Wait for input, the wake pipe, the settle time or the next tick, whichever is first.
+                var timeout = started ? 0.5 : max(0.001, settle - (now - began))
+                if let every = options.tickEvery { timeout = min(timeout, max(0.001, every - (now - lastTick))) }
+                do {
+                    var items: [ZMQPollItem] = [.socket(sub, .readable)]
+                    if let wake { items.append(.fileDescriptor(wake.readFD, .readable)) }
+                    let events = try ZMQPoll.poll(items, timeout: .milliseconds(Int64(timeout * 1000)))
+                    if events.count > 1, events[1].contains(.readable) { wake?.drain() }
+                    guard events.first?.contains(.readable) == true else { continue }
+                } catch {
+                    if !error.isTerminated { logger.error("receiving from the broker failed: \(error)") }
+                    return
+                }
+                if !receiveBurst() { return }
+                publish()
+            }
+        }
+
+        /// Hands every waiting message (up to `burst`) to the engine; false when the socket failed.
+        mutating func receiveBurst() -> Bool {
+            for _ in 0..<BusStage.burst {
+                do {
+                    let got: Void? = try sub.receiveInPlace(blocking: false) { count, topic, payload in
+                        guard count == 2 else {
+                            logger.warning("ignoring a \(count)-frame message on topic \(String(decoding: topic, as: UTF8.self))")
+                            return
+                        }
+                        feed(payload)
+                    }
+                    if got == nil { return true }
+                } catch {
+                    if !error.isTerminated { logger.error("receiving from the broker failed: \(error)") }
+                    return false
+                }
+            }
+            return true
+        }
+
+        /// Splits one payload into its lines (see `TopicBatch`) and hands each to the engine.
+        mutating func feed(_ payload: UnsafeRawBufferPointer) {
+            var lineStart = 0
+            while lineStart < payload.count {
+                let rest = UnsafeRawBufferPointer(rebasing: payload[lineStart...])
+                let end: Int
+                if let base = rest.baseAddress, let newline = memchr(base, 0x0A, rest.count) {
+                    end = lineStart + (UnsafeRawPointer(newline) - base)
+                } else {
+                    end = payload.count
+                }
+                let line = UnsafeRawBufferPointer(rebasing: payload[lineStart..<end])
+                if line.count > options.maxLineLength {
+                    ErrorMessage(stage: options.name, message: "line of \(line.count) bytes exceeds the \(options.maxLineLength)-byte limit; skipped",
+                                 line: line).write(to: &writer)
+                } else if !line.isEmpty {
+                    handle(line, &writer)
+                }
+                lineStart = end + 1
+            }
+        }
+
+        /// Publishes what the engine wrote (one line each, `\n`-terminated), batched by topic.
+        mutating func publish() {
+            guard !writer.bytes.isEmpty else { return }
+            writer.bytes.withUnsafeBytes { all in
+                var lineStart = 0
+                while lineStart < all.count {
+                    let rest = UnsafeRawBufferPointer(rebasing: all[lineStart...])
+                    guard let base = rest.baseAddress else { break }
+                    let end = memchr(base, 0x0A, rest.count).map { lineStart + (UnsafeRawPointer($0) - base) } ?? all.count
+                    if end > lineStart { publisher.publish(line: UnsafeRawBufferPointer(rebasing: all[lineStart..<end])) }
+                    lineStart = end + 1
+                }
+            }
+            publisher.flush()
+            writer.removeAll()
+        }
+    }
+}
