@@ -133,13 +133,16 @@ log "15 random pans: each client's set right within 2 s ($(grep -c '"ok": true' 
 
 # The stages host's link down for 5 s, then back: every client right within 2 s of its return,
 # each with a new pan sent while the link was down.
-ip -n "$tag-stages" link set "$tag-h3" down
-sleep 1
-for c in alice bob carol; do r=$(random_region "cut$c$$"); send_only "$c" "$r"; last[$c]=$r; done
-sleep 4
-ip -n "$tag-stages" link set "$tag-h3" up
-for c in alice bob carol; do ask "$c" expect "${last[$c]}" "${ISOBAR_NETNS_HEAL:-2}" "$c: 2 s after the stages host's link returned"; done
-log "link of the stages host down 5 s: every client right $(slowest 3) s after its return"
+# ISOBAR_NETNS_CUTS=N repeats the cut N times (a heal-time distribution; RELIABILITY.md).
+for cut in $(seq "${ISOBAR_NETNS_CUTS:-1}"); do
+  ip -n "$tag-stages" link set "$tag-h3" down
+  sleep 1
+  for c in alice bob carol; do r=$(random_region "cut$cut$c$$"); send_only "$c" "$r"; last[$c]=$r; done
+  sleep 4
+  ip -n "$tag-stages" link set "$tag-h3" up
+  for c in alice bob carol; do ask "$c" expect "${last[$c]}" "${ISOBAR_NETNS_HEAL:-2}" "$c: 2 s after the stages host's link returned"; done
+  log "link of the stages host down 5 s: every client right $(slowest 3) s after its return"
+done
 
 # The broker host restarts (kill -9, then a new broker): a pan sent while it is down still lands.
 kill -9 "$broker_pid"; while kill -0 "$broker_pid" 2>/dev/null; do sleep 0.05; done
