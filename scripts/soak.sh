@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A soak with faults: scripts/soak.sh MINUTES [STATIONS] [BUS_CLIENTS] [WEBSOCKET_CLIENTS]
 #
-# `isobar up` (broker, fetch, filter, format, persist and the gateway, each under plug) on a
+# `isobar up` (broker, fetch and persist under plug, filter and format on the bus, the gateway) on a
 # generated feed of STATIONS stations (default 40,000; see below) served by `isobar sample-feed`,
 # whose values change every 30 s; BUS_CLIENTS + WEBSOCKET_CLIENTS clients (default 900 + 100,
 # scripts/soak-clients.py) pan and idle, one WebSocket client is slow and one disconnects in the
