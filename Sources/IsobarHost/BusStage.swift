@@ -92,7 +92,7 @@ public enum BusStage {
         logger.info("in process on the bus: publishing to \(options.endpoints.frontend); subscribed at \(options.endpoints.backend) to \(subscriptionSummary(options.subscriptions))")
 
         let wake = WakePipe()
-        let stopping = StopState()
+        let stopping = StopFlag()
         // The engine's closures are used on the loop's thread only (handed over once, at start).
         let engine = UncheckedBox((start: start, tick: tick, handle: handle))
         let service = BlockingService(name: options.name, body: {
@@ -116,15 +116,6 @@ public enum BusStage {
         return await service.runUntilSignalled(logger: logger, stopBudget: PlugOptions.drainGrace * 2)
     }
 
-    /// The stop request, raised by the service's shutdown handler on another thread.
-    final class StopState: @unchecked Sendable {
-        // @unchecked: `raised` is only touched under `lock`.
-        private let lock = NSLock()
-        private var raised = false
-        func raise() { lock.withLock { raised = true } }
-        var isRaised: Bool { lock.withLock { raised } }
-    }
-
     /// Hands non-Sendable closures to the loop's thread, their only user from then on.
     struct UncheckedBox<Value>: @unchecked Sendable {
         let value: Value
@@ -137,7 +128,7 @@ public enum BusStage {
         let sub: ZMQSocket
         let publisher: PlugPublisher
         let wake: WakePipe?
-        let stopping: StopState
+        let stopping: StopFlag
         let logger: Logger
         let start: (inout JSONWriter) -> Void
         let tick: (inout JSONWriter) -> Void
@@ -206,25 +197,15 @@ public enum BusStage {
             return true
         }
 
-        /// Splits one payload into its lines (see `TopicBatch`) and hands each to the engine.
+        /// Hands each line of one payload (one, or a batch; see `TopicBatch`) to the engine.
         mutating func feed(_ payload: UnsafeRawBufferPointer) {
-            var lineStart = 0
-            while lineStart < payload.count {
-                let rest = UnsafeRawBufferPointer(rebasing: payload[lineStart...])
-                let end: Int
-                if let base = rest.baseAddress, let newline = memchr(base, 0x0A, rest.count) {
-                    end = lineStart + (UnsafeRawPointer(newline) - base)
-                } else {
-                    end = payload.count
-                }
-                let line = UnsafeRawBufferPointer(rebasing: payload[lineStart..<end])
+            TopicBatch.forEachLine(in: payload) { line in
                 if line.count > options.maxLineLength {
                     ErrorMessage(stage: options.name, message: "line of \(line.count) bytes exceeds the \(options.maxLineLength)-byte limit; skipped",
                                  line: line).write(to: &writer)
-                } else if !line.isEmpty {
+                } else {
                     handle(line, &writer)
                 }
-                lineStart = end + 1
             }
         }
 
@@ -232,14 +213,7 @@ public enum BusStage {
         mutating func publish() {
             guard !writer.bytes.isEmpty else { return }
             writer.bytes.withUnsafeBytes { all in
-                var lineStart = 0
-                while lineStart < all.count {
-                    let rest = UnsafeRawBufferPointer(rebasing: all[lineStart...])
-                    guard let base = rest.baseAddress else { break }
-                    let end = memchr(base, 0x0A, rest.count).map { lineStart + (UnsafeRawPointer($0) - base) } ?? all.count
-                    if end > lineStart { publisher.publish(line: UnsafeRawBufferPointer(rebasing: all[lineStart..<end])) }
-                    lineStart = end + 1
-                }
+                TopicBatch.forEachLine(in: all) { publisher.publish(line: $0) }
             }
             publisher.flush()
             writer.removeAll()

@@ -86,15 +86,15 @@ struct FilterCommand: AsyncParsableCommand {
             engine.register(Viewport(client: client, region: viewport.region, day: day,
                                      presentation: Presentation(field: field), limit: limit))
         }
+        // The first words on the bus: ask the publishers to replay their snapshots.
         let requestResync = self.requestResync
+        let greet: (inout JSONWriter) -> Void = { if requestResync { Resync(reason: "filter started").write(to: &$0) } }
         if bus {
             Logs.bootstrap()
             let name = shard.isWhole ? "filter" : "filter-\(shard.index)"
             let options = BusStage.Options(name: name, subscriptions: shard.subscriptions(FilterEngine.subscriptions),
                                            maxLineLength: maxLineBytes, tickEvery: 0.25)
-            let status = await BusStage.run(options, logger: Logger(label: name), start: { writer in
-                if requestResync { Resync(reason: "filter started").write(to: &writer) }
-            }, tick: { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) }) { line, out in
+            let status = await BusStage.run(options, logger: Logger(label: name), start: greet, tick: { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) }) { line, out in
                 engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &out)
             }
             if status != 0 { throw ExitCode(status) }
@@ -102,7 +102,7 @@ struct FilterCommand: AsyncParsableCommand {
         }
         if requestResync {
             var writer = JSONWriter()
-            Resync(reason: "filter started").write(to: &writer)
+            greet(&writer)
             LineOutput.standardOutput.write(&writer)
             LineOutput.standardOutput.flush()
         }

@@ -81,8 +81,6 @@ extension GatewayProcessTests {
         /// meanwhile is lost, so the lease/tally repair is what brings it back), or the broker.
         enum Victim: String { case filter, format, broker }
 
-        static func commandLine(_ pid: pid_t) -> [String] { ProcessHarness.commandLine(pid) }
-
         /// The pid of the process `up` (pid `up`) runs for `victim`: the broker, or the process that
         /// runs the stage (itself on the bus, or a plug's command under `--plugs`).
         static func pid(of victim: Victim, under up: pid_t) -> pid_t? {

@@ -65,10 +65,6 @@ struct UpPipeline {
         ProcessHarness.stagePID(ofService: service)
     }
 
-    static func commandLine(_ pid: pid_t) -> [String] {
-        ProcessHarness.commandLine(pid)
-    }
-
     static func descendants(of pid: pid_t) -> [pid_t] {
         ProcessHarness.children(of: pid).flatMap { [$0] + descendants(of: $0) }
     }
