@@ -37,6 +37,10 @@ private struct PipelineRun {
 
     mutating func take(_ event: LineEvent) {
         guard case .line(let line) = event else { return }
+        // A line of one of the filter's own output types passes through it unchanged (PROTOCOL.md,
+        // "Who consumes what"; on the bus the filter never subscribes to them) and would then read
+        // as the filter's answer, which the invariants below check: not input for this target.
+        if Self.isFilterOutput(line) { return }
         now += 0.05
         lines += 1
         if let viewport = Self.viewport(in: line) { viewports[viewport.client] = viewport }
@@ -44,6 +48,15 @@ private struct PipelineRun {
         filter.handle(line: line, now: now, into: &out)
         if lines % 8 == 0 { filter.tick(now: now, into: &out) }
         process(out.bytes)
+    }
+
+    static let outputTypes: Set<String> = ["visible", "selection", "closest", "matches", "pinned", "particulars", "tally"]
+
+    /// Whether `line` is a JSON object whose `type` is one the filter writes.
+    static func isFilterOutput(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let object = try? JSONObject(parsing: line), let type = object.field("type"),
+              let name = object.string(type) else { return false }
+        return outputTypes.contains(name)
     }
 
     /// The viewport in `line`, read as the filter reads it, or nil when the line is not one.
