@@ -9,11 +9,16 @@ public struct FormatEngine: Sendable {
     /// Used for whatever a client's viewport did not specify.
     public var defaults: ResolvedPresentation
 
+    /// Whether `visible` lines take the one-pass reader (`annotationsInOnePass`) when they can; off
+    /// only in tests, which compare both readers' output.
+    var onePass = true
+
     public init(defaults: ResolvedPresentation = ResolvedPresentation()) {
         self.defaults = defaults
     }
 
     public func handle(line: UnsafeRawBufferPointer, into out: inout JSONWriter) {
+        if onePass && Self.startsVisible(line) && annotationsInOnePass(line, into: &out) { return }
         let object: JSONObject
         do {
             object = try JSONObject(parsing: line)
@@ -57,73 +62,102 @@ public struct FormatEngine: Sendable {
     }
 
     private func annotation(_ item: JSONObject, titles: TitleFormatter, into out: inout JSONWriter) throws(MessageError) {
-        let isCluster = try item.optionalBool("cluster") ?? false
-        let idField = item.field("id")
-        let plainID = Self.plainString(item, idField, maxLength: 256)
-        let id = plainID == nil ? try item.requireName("id") : ""
-        let coordinate = try Coordinate(from: item)
-        let temperature = try item.optionalNumber("temperature")
-        let windSpeed = try item.optionalNumber("windSpeed")
-        let windDirection = try item.optionalNumber("windDirection")
-        let precipitation = try item.optionalNumber("precipitation")
+        let input = try AnnotationInput(item: item)
+        item.storage.withUnsafeBytes { Self.write(input, in: $0, titles: titles, into: &out) }
+    }
+
+    /// The bytes every line starts with that the one-pass reader tries (the filter writes `type` first).
+    private static let visiblePrefix = Array(#"{"type":"visible","#.utf8)
+
+    static func startsVisible(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard line.count > visiblePrefix.count else { return false }
+        return visiblePrefix.indices.allSatisfy { line[$0] == visiblePrefix[$0] }
+    }
+
+    /// A `visible` line in one pass: each `upsert` item is validated and read where the line's
+    /// parse reaches it (`JSONObject(storage:reading:with:)`, `AnnotationInput.scan`), instead of
+    /// validating the whole line and then scanning every item again and looking up its members one
+    /// by one. Returns false, having written nothing, for any line it does not take whole (a bad
+    /// line, an unusual item): `handle` then formats or rejects it the general way, so answers and
+    /// error messages are the same either way.
+    func annotationsInOnePass(_ line: UnsafeRawBufferPointer, into out: inout JSONWriter) -> Bool {
+        var items: [AnnotationInput] = []
+        guard let object = try? JSONObject(storage: Array(line), reading: "upsert", with: { scanner in
+                  Self.scanItems(&scanner, into: &items)
+              }),
+              let visible = try? Visible(headOf: object) else { return false }
+        let presentation = visible.presentation.resolved(defaults)
+        let titles = TitleFormatter(presentation)
+        Annotations(client: visible.client, version: visible.version, full: visible.full, day: visible.day,
+                    presentation: presentation, snapshot: visible.snapshot).writeHead(to: &out)
+        object.storage.withUnsafeBytes { bytes in
+            for item in items { Self.write(item, in: bytes, titles: titles, into: &out) }
+        }
+        Annotations.writeTail(remove: visible.remove, to: &out)
+        return true
+    }
+
+    /// Reads the array at the scanner's `[` as `visible` items (see `annotationsInOnePass`); false
+    /// when any of them is not one `AnnotationInput.scan` takes.
+    private static func scanItems(_ scanner: inout JSONScanner, into items: inout [AnnotationInput]) -> Bool {
+        scanner.index += 1  // '['
+        scanner.skipWhitespace()
+        if scanner.peek() == UInt8(ascii: "]") { scanner.index += 1; return true }
+        while true {
+            scanner.skipWhitespace()
+            guard let item = AnnotationInput.scan(&scanner) else { return false }
+            items.append(item)
+            scanner.skipWhitespace()
+            guard let next = scanner.peek() else { return false }
+            scanner.index += 1
+            if next == UInt8(ascii: "]") { return true }
+            guard next == UInt8(ascii: ",") else { return false }
+        }
+    }
+
+    /// Writes one annotation (the same bytes as `Annotations.Item.write(to:field:)`, copying text
+    /// that is already canonical).
+    private static func write(_ item: AnnotationInput, in bytes: UnsafeRawBufferPointer, titles: TitleFormatter, into out: inout JSONWriter) {
         out.objectStart()
         out.key("id")
-        if let plainID { out.raw(plainID) } else { out.string(id) }
-        out.key("coordinate"); Self.writeCoordinate(coordinate, from: item, into: &out)
+        if let plainID = item.plainID { out.raw(UnsafeRawBufferPointer(rebasing: bytes[plainID])) } else { out.string(item.id) }
+        out.key("coordinate")
+        out.objectStart()
+        writeNumber("latitude", item.coordinate.latitude, text: UnsafeRawBufferPointer(rebasing: bytes[item.latitudeText]), into: &out)
+        writeNumber("longitude", item.coordinate.longitude, text: UnsafeRawBufferPointer(rebasing: bytes[item.longitudeText]), into: &out)
+        out.objectEnd()
         out.key("title")
-        out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation))
-        if isCluster {
-            guard let count = try item.optionalInt("count"), count > 0 else { throw MessageError("a cluster needs a positive \"count\"") }
+        out.string(titles.title(temperature: item.temperature, windSpeed: item.windSpeed, windDirection: item.windDirection,
+                                precipitation: item.precipitation))
+        if let count = item.clusterCount {
             out.key("subtitle"); out.string(titles.stationsLabel(count))
             out.key("cluster"); out.bool(true)
             out.key("count"); out.int(count)
         } else {
             out.key("subtitle")
-            if let name = Self.plainString(item, item.field("name"), maxLength: .max) {
-                out.raw(name)
-            } else {
-                out.string(try item.optionalString("name") ?? "")
-            }
+            if let name = item.plainName { out.raw(UnsafeRawBufferPointer(rebasing: bytes[name])) } else { out.string(item.name) }
         }
         switch titles.presentation.field {
         case .temperature:
-            out.key("value"); out.number(titles.temperature(temperature).map { ($0 * 10).rounded() / 10 })
+            out.key("value"); out.number(titles.temperature(item.temperature).map { ($0 * 10).rounded() / 10 })
         case .precipitation:
-            out.key("value"); out.number(precipitation)
+            out.key("value"); out.number(item.precipitation)
         case .wind:
-            titles.writeWind(speed: windSpeed, direction: windDirection, into: &out)
+            titles.writeWind(speed: item.windSpeed, direction: item.windDirection, into: &out)
         }
-        if try item.optionalBool("stale") == true { out.key("stale"); out.bool(true) }
+        if item.stale { out.key("stale"); out.bool(true) }
         out.objectEnd()
     }
 
-    /// Writes the (validated) coordinate, copying each number's text when it is already what the
-    /// writer would print (the filter's output always is): no second trip through `Double` printing.
-    private static func writeCoordinate(_ coordinate: Coordinate, from item: JSONObject, into out: inout JSONWriter) {
-        out.objectStart()
-        writeNumber("latitude", coordinate.latitude, from: item, into: &out)
-        writeNumber("longitude", coordinate.longitude, from: item, into: &out)
-        out.objectEnd()
-    }
-
-    /// Writes `key: value`, copying the input's text for `key` when it is already canonical.
-    private static func writeNumber(_ key: StaticString, _ value: Double, from item: JSONObject, into out: inout JSONWriter) {
+    /// Writes `key: value`, copying the input's `text` when it is already what the writer would
+    /// print (the filter's output always is): no second trip through `Double` printing.
+    private static func writeNumber(_ key: StaticString, _ value: Double, text: UnsafeRawBufferPointer, into out: inout JSONWriter) {
         out.key(key)
-        if let field = item.field(key), JSONWriter.isCanonicalShortNumber(item.rawValue(field)) {
-            out.raw(item.rawValue(field))
+        if JSONWriter.isCanonicalShortNumber(text) {
+            out.raw(text)
         } else {
             out.number(value)
         }
-    }
-
-    /// A non-empty string member without escapes, as its quoted bytes, to be copied to the output
-    /// as is (it was validated with the line, and needs no escaping); nil for anything else, which
-    /// takes the decoding path and its checks and messages.
-    private static func plainString(_ item: JSONObject, _ field: JSONField?, maxLength: Int) -> ArraySlice<UInt8>? {
-        guard let field, field.kind == .string, field.valueRange.count > 2, field.valueRange.count - 2 <= maxLength else { return nil }
-        let raw = item.storage[field.valueRange]
-        // (DEL is written escaped by JSONWriter: such a string takes the writer's path too.)
-        return raw.contains { $0 == UInt8(ascii: "\\") || $0 == 0x7F } ? nil : raw
     }
 
     private func callout(_ object: JSONObject, into out: inout JSONWriter) throws(MessageError) {

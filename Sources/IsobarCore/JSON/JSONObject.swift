@@ -29,6 +29,20 @@ public struct JSONObject: Sendable {
     }
 
     public init(storage: [UInt8], maxDepth: Int = 64) throws(JSONError) {
+        try self.init(storage: storage, maxDepth: maxDepth, deferring: nil)
+    }
+
+    /// Parses like `init(storage:)`, except that the value of the top-level member `key`, when it
+    /// is an array, is handed to `reader` with the scanner at its `[`: the reader must validate it
+    /// whole and leave the scanner just past its `]` (returning true), or return false, which fails
+    /// the parse. The member's items are then read once, by the reader (the formatter's one-pass
+    /// `visible` reader), never through this object. Every other byte is checked as usual.
+    init(storage: [UInt8], maxDepth: Int = 64, reading key: StaticString, with reader: (inout JSONScanner) -> Bool) throws(JSONError) {
+        try self.init(storage: storage, maxDepth: maxDepth, deferring: key, reader: reader)
+    }
+
+    private init(storage: [UInt8], maxDepth: Int, deferring deferred: StaticString?,
+                 reader: (inout JSONScanner) -> Bool = { _ in false }) throws(JSONError) {
         let scanned: Result<(Range<Int>, [JSONField]), JSONError> = storage.withUnsafeBytes { raw in
             var scanner = JSONScanner(raw, maxDepth: maxDepth)
             scanner.skipWhitespace()
@@ -43,7 +57,7 @@ public struct JSONObject: Sendable {
                 return .failure(JSONError("not JSON: unexpected \(JSONScanner.describe(first))", at: start))
             }
             do {
-                let fields = try Self.scanMembers(&scanner, depth: 0)
+                let fields = try Self.scanMembers(&scanner, depth: 0, deferring: deferred, reader: reader)
                 let end = scanner.index
                 scanner.skipWhitespace()
                 guard scanner.atEnd else {
@@ -78,7 +92,8 @@ public struct JSONObject: Sendable {
     }
 
     /// Scans `{ "k": v, ... }` at the scanner's position, recording each top-level member.
-    private static func scanMembers(_ scanner: inout JSONScanner, depth: Int) throws(JSONError) -> [JSONField] {
+    private static func scanMembers(_ scanner: inout JSONScanner, depth: Int, deferring deferred: StaticString? = nil,
+                                    reader: (inout JSONScanner) -> Bool = { _ in false }) throws(JSONError) -> [JSONField] {
         var fields: [JSONField] = []
         fields.reserveCapacity(16)
         scanner.index += 1  // '{'
@@ -97,7 +112,14 @@ public struct JSONObject: Sendable {
             scanner.index += 1
             scanner.skipWhitespace()
             let valueStart = scanner.index
-            let kind = try scanner.scanValue(depth: depth + 1)
+            let kind: JSONKind
+            if let deferred, !keyEscaped, scanner.peek() == UInt8(ascii: "["),
+               Self.equal(keyRange, deferred, scanner.bytes) {
+                guard reader(&scanner) else { throw JSONError("member \"\(deferred)\" declined by its reader", at: valueStart) }
+                kind = .array
+            } else {
+                kind = try scanner.scanValue(depth: depth + 1)
+            }
             let field = JSONField(keyRange: keyRange, keyEscaped: keyEscaped, valueRange: valueStart..<scanner.index, kind: kind)
             // Duplicate keys are rejected rather than resolved "last wins": two different readings
             // of the same line (ours and another stage's) must never disagree.
@@ -115,6 +137,12 @@ public struct JSONObject: Sendable {
                 throw JSONError("expected ',' or '}', found \(JSONScanner.describe(next))", at: scanner.index - 1)
             }
         }
+    }
+
+    /// Whether the key bytes at `range` spell `key`.
+    @inline(__always) private static func equal(_ range: Range<Int>, _ key: StaticString, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard range.count == key.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        return memcmp(base + range.lowerBound, key.utf8Start, range.count) == 0
     }
 
     // MARK: - Lookup

@@ -161,7 +161,7 @@ public struct JSONWriter: Sendable {
     /// Whether `text` (a validated JSON number) is exactly what `number(_:)` writes for its value,
     /// so it can be copied (`raw`) instead of parsed and printed again: an integer below 1e9 other
     /// than `-0`, or one with 1 to 5 fraction digits, the last not `0` (see `appendShortDecimal`).
-    public static func isCanonicalShortNumber(_ text: ArraySlice<UInt8>) -> Bool {
+    public static func isCanonicalShortNumber<Text: Collection<UInt8>>(_ text: Text) -> Bool where Text.Index == Int {
         var i = text.startIndex
         let end = text.endIndex
         if i < end && text[i] == UInt8(ascii: "-") { i += 1 }
