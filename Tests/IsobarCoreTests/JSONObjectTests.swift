@@ -138,6 +138,27 @@ import Testing
         }
     }
 
+    @Test func integersAreWrittenExactly() {
+        func written(_ body: (inout JSONWriter) -> Void) -> String {
+            var writer = JSONWriter()
+            body(&writer)
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        for value in [0, 7, 9, 10, -1, -9, -10, 99, 100, 1_000_000_007, Int.max, Int.min, Int.min + 1] {
+            #expect(written { $0.int(value) } == String(value))
+        }
+        #expect(written { $0.number(-0.0) } == "0")
+        #expect(written { $0.number(-12.0) } == "-12")
+        #expect(written { $0.number(999_999_999_999_999) } == "999999999999999")
+        var random = TestSupport.Random(seed: 12)
+        for _ in 0..<100_000 {
+            let value = Int(bitPattern: UInt(random.next())) >> Int(random.next() % 64)
+            #expect(written { $0.int(value) } == String(value))
+            let double = Double(value % 1_000_000_000_000_000)
+            #expect(written { $0.number(double) } == String(Int(double)))
+        }
+    }
+
     @Test func wordAtATimeStringScanAgreesWithBytes() throws {
         func reference(_ word: UInt64) -> Bool {
             (0..<8).contains { k in

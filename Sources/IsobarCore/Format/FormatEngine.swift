@@ -9,9 +9,9 @@ public struct FormatEngine: Sendable {
     /// Used for whatever a client's viewport did not specify.
     public var defaults: ResolvedPresentation
 
-    /// Whether `visible` lines take the one-pass reader (`annotationsInOnePass`) when they can; off
-    /// only in tests, which compare both readers' output.
-    var onePass = true
+    /// Whether `visible` lines take the one-pass reader (`annotationsInOnePass`) when they can. Off,
+    /// every line takes the general path: the tests and the `format` fuzz target compare the two.
+    public var onePass = true
 
     public init(defaults: ResolvedPresentation = ResolvedPresentation()) {
         self.defaults = defaults

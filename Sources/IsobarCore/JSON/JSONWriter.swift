@@ -108,14 +108,38 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        let start = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[start...].reverse()
+        appendDecimal(negative: value < 0, whole: UInt64(value.magnitude), fraction: 0, fractionDigits: 0)
+    }
+
+    /// Appends `-whole.fraction` (the sign when `negative`; the point and exactly `fractionDigits`
+    /// digits of `fraction`, zero-padded on the left, when `fractionDigits` > 0) in one append: the
+    /// text is built in a stack buffer, right to left, instead of byte by byte into `bytes` (each
+    /// append checks capacity and uniqueness; numbers are most of what the filter writes).
+    private mutating func appendDecimal(negative: Bool, whole: UInt64, fraction: UInt64, fractionDigits: Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            var at = buffer.count
+            var rest = fraction
+            for _ in 0..<fractionDigits {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            if fractionDigits > 0 {
+                at -= 1
+                buffer[at] = UInt8(ascii: ".")
+            }
+            rest = whole
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            if negative {
+                at -= 1
+                buffer[at] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[at...]))
+        }
     }
 
     /// Integral values print without a fraction ("46", not "46.0"); others in Swift's shortest
@@ -141,20 +165,11 @@ public struct JSONWriter: Sendable {
         guard magnitude < 1e9 else { return false }
         let scaled = (magnitude * 100_000).rounded()
         guard scaled / 100_000 == magnitude else { return false }
-        let units = Int(scaled)
-        let whole = units / 100_000
+        let units = UInt64(scaled)
         var fraction = units % 100_000
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendInt(whole)
-        bytes.append(UInt8(ascii: "."))
         var digits = 5
         while fraction % 10 == 0 && digits > 1 { fraction /= 10; digits -= 1 }
-        let start = bytes.count
-        for _ in 0..<digits {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
-            fraction /= 10
-        }
-        bytes[start...].reverse()
+        appendDecimal(negative: value < 0, whole: units / 100_000, fraction: fraction, fractionDigits: digits)
         return true
     }
 
