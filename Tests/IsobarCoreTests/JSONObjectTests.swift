@@ -138,6 +138,17 @@ import Testing
         }
     }
 
+    @Test func keysAreWrittenWithTheirCommas() {
+        var writer = JSONWriter()
+        writer.objectStart()
+        writer.key("a"); writer.int(1)
+        writer.key("a key longer than sixty bytes, which is written the other way round"); writer.int(2)
+        writer.key("b"); writer.arrayStart(); writer.arrayEnd()
+        writer.objectEnd()
+        #expect(String(decoding: writer.bytes, as: UTF8.self)
+                == #"{"a":1,"a key longer than sixty bytes, which is written the other way round":2,"b":[]}"#)
+    }
+
     @Test func integersAreWrittenExactly() {
         func written(_ body: (inout JSONWriter) -> Void) -> String {
             var writer = JSONWriter()

@@ -23,12 +23,30 @@ public struct JSONWriter: Sendable {
     public mutating func arrayEnd() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes `"key":`; the next value call completes the member.
+    /// (`,"name":` goes in one append through a stack buffer: keys are a third of what the filter
+    /// and the formatter write, and each append checks capacity and uniqueness.)
     public mutating func key(_ name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let count = name.utf8CodeUnitCount
+        guard count <= 60 else {
+            separate()
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: count))
+            bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            needsComma = false
+            return
+        }
+        let comma = needsComma
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var at = 0
+            if comma { buffer[0] = UInt8(ascii: ","); at = 1 }
+            buffer[at] = UInt8(ascii: "\"")
+            (base + at + 1).update(from: name.utf8Start, count: count)
+            at += 1 + count
+            buffer[at] = UInt8(ascii: "\"")
+            buffer[at + 1] = UInt8(ascii: ":")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<(at + 2)]))
+        }
         needsComma = false
     }
 
