@@ -10,7 +10,14 @@ public struct FNV1a: Sendable {
     }
 
     public mutating func add(_ text: String) {
-        for byte in text.utf8 { add(byte: byte) }
+        // The bytes read in place, as `tableHash` does: the same hash as adding each element of
+        // `utf8`, which cost a snapshot id of a million stations ~4 % of a fetch.
+        var hash = value
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        }
+        value = hash
         add(byte: 0xFF)  // separator: ("ab","c") and ("a","bc") differ
     }
 
