@@ -23,4 +23,23 @@ import Testing
             #expect(hash.value == reference(text), "\(text)")
         }
     }
+
+    /// Many ids through several growths (each one moves the tags' bits up by one), a third of them
+    /// repeats, some sharing their first or last characters: exactly the first of each id is kept.
+    @Test func idSetKeepsTheFirstOfEachIdThroughGrowth() {
+        var random = TestSupport.Random(seed: 3)
+        var set = StationIDSet(expected: 100)
+        var reference = Set<String>()
+        var stations: [Station] = []
+        for _ in 0..<150_000 {
+            let n = random.next() % 100_000
+            let id = random.next() % 2 == 0 ? "K\(n)" : "\(n)-a-long-station-identifier"
+            stations.append(Station(id: id, name: "", coordinate: Coordinate(latitude: 1, longitude: 2)))
+            let inserted = set.insert(position: stations.count - 1, of: stations)
+            #expect(inserted == reference.insert(id).inserted, "\(id)")
+            if !inserted { stations.removeLast() }
+        }
+        #expect(stations.count == reference.count)
+        #expect(Set(stations.map(\.id)).count == stations.count)
+    }
 }
