@@ -24,6 +24,22 @@ import Testing
         }
     }
 
+    @Test func wordAtATimeSplitterSkipLandsOnTheFirstStructuralByte() {
+        var random = TestSupport.Random(seed: 9)
+        let alphabet: [UInt8] = Array(#""\{}[]:, az09"#.utf8) + [0x00, 0x1F, 0x3B, 0x5A, 0x5E, 0x7A, 0x7C, 0x7E, 0x7F, 0x80, 0xDB, 0xFD, 0xFF]
+        for _ in 0..<200_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<8 {
+                // Mostly plain letters, sometimes a structural or near-structural byte.
+                bytes.append(random.next() % 5 == 0 ? alphabet[Int(random.next() % UInt64(alphabet.count))] : UInt8(0x61 + random.next() % 26))
+            }
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            let found = JSONArrayStream.structuralBytes(word)
+            let first = bytes.firstIndex { JSONArrayStream.isStructural($0) }
+            #expect((found == 0 ? nil : found.trailingZeroBitCount >> 3) == first, "\(bytes)")
+        }
+    }
+
     /// Many ids through several growths (each one moves the tags' bits up by one), a third of them
     /// repeats, some sharing their first or last characters: exactly the first of each id is kept.
     @Test func idSetKeepsTheFirstOfEachIdThroughGrowth() {

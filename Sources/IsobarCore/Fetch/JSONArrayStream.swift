@@ -97,7 +97,16 @@ public struct JSONArrayStream {
                 var inString = inNestedString, isEscaped = escaped, level = depth
                 while i < n {
                     if !isEscaped {
-                        // Most bytes are none of " \ { } [ ]: skip them in a tight loop.
+                        // Most bytes are none of " \ { } [ ]: skip them eight at a time, landing on
+                        // the first one that is, then the last few bytes of the chunk one by one.
+                        while i + 8 <= n {
+                            let found = Self.structuralBytes(chunk.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                            if found != 0 {
+                                i += found.trailingZeroBitCount >> 3
+                                break
+                            }
+                            i += 8
+                        }
                         while i < n && !Self.isStructural(chunk[i]) { i += 1 }
                         if i == n { break }
                     }
@@ -185,6 +194,15 @@ public struct JSONArrayStream {
     /// `"`, `\\`, `{`, `}`, `[` or `]` (`[` and `]` are `{` and `}` with bit 5 clear).
     @inline(__always) static func isStructural(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte | 0x20 == UInt8(ascii: "{") || byte | 0x20 == UInt8(ascii: "}")
+    }
+
+    /// The high bit of each byte of `word` that is structural (as `isStructural`), and possibly of
+    /// bytes above one (the borrow of `JSONScanner.matches`): the lowest set bit is exactly the
+    /// first structural byte in memory order (a little-endian load).
+    @inline(__always) static func structuralBytes(_ word: UInt64) -> UInt64 {
+        let folded = word | 0x2020_2020_2020_2020  // [ and ] onto { and }
+        return JSONScanner.matches(word, UInt8(ascii: "\"")) | JSONScanner.matches(word, UInt8(ascii: "\\"))
+            | JSONScanner.matches(folded, UInt8(ascii: "{")) | JSONScanner.matches(folded, UInt8(ascii: "}"))
     }
 
     static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -59,6 +59,9 @@ struct JSONKeySet {
             if other.tag != key.tag && !other.escaped && !key.escaped { continue }
             if Self.equal(other, key, bytes) { return JSONDecoding.unescape(bytes, key.range) }
         }
+        // Room for a whole message's keys at once, not grown 1, 2, 4, 8, 16 for every document
+        // (the onX fetcher scans a million records, each with its own scanner).
+        if stack.capacity == 0 { stack.reserveCapacity(16) }
         stack.append(key)
         if stack.count - base > Self.linearLimit {
             let keys = Set(stack[base...].map { Array(JSONDecoding.unescape(bytes, $0.range).utf8) })

@@ -28,7 +28,13 @@ struct JSONScanner {
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09, 0x0A, 0x0D:
+                index += 1
+                // An indented document (the onX feed: a newline and eight spaces before each
+                // member) skips its indentation eight spaces at a time.
+                while index + 8 <= bytes.count && bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0x2020_2020_2020_2020 {
+                    index += 8
+                }
             default: return
             }
         }
