@@ -99,7 +99,9 @@ visible = {"type": "visible", "client": "alice", "version": 1, "full": True, "da
                       {"id": "cluster:1:60:72", "cluster": True, "count": 12, "latitude": 30.2, "longitude": -97.8,
                        "temperature": 71.5, "windSpeed": 8.1, "windDirection": 190.4, "precipitation": 20},
                       {"id": "NULLS", "name": "", "latitude": -90, "longitude": 180, "temperature": None, "windSpeed": None,
-                       "windDirection": None, "precipitation": None}],
+                       "windDirection": None, "precipitation": None},
+                      {"id": "OLD1", "name": "Stale, \"quoted\"", "latitude": 1.5, "longitude": 2, "temperature": -0.5,
+                       "windSpeed": 0, "windDirection": 359.9, "precipitation": 100, "stale": True}],
            "remove": ["KOFK"]}
 station = visible["upsert"][0]
 write("format", "every-input-type.ndjson", [
