@@ -2,7 +2,8 @@
 import Testing
 
 /// The fast paths of reading a big onX feed give exactly what the plain ways did: the snapshot
-/// ids' FNV-1a of strings, the id set, the splitter's word-at-a-time skip.
+/// ids' FNV-1a of strings, the id set, the splitter's word-at-a-time
+/// skip, the key tags of the duplicate-key check.
 @Suite struct FetchHotPathTests {
     @Test func stringsHashAsTheirBytesOneByOne() {
         func reference(_ text: String) -> UInt64 {
@@ -57,5 +58,18 @@ import Testing
         }
         #expect(stations.count == reference.count)
         #expect(Set(stations.map(\.id)).count == stations.count)
+    }
+    @Test func keyTagsReadInOneLoadAreTheBytesTags() {
+        let bytes: [UInt8] = Array(#"{"id":1,"a":2,"latitude":3,"chance_of_precipitation":4,"":5,"k"#.utf8)
+        bytes.withUnsafeBytes { raw in
+            for start in 0..<raw.count {
+                for end in start...min(raw.count, start + 12) {
+                    var expected: UInt64 = 0
+                    for k in 0..<min(7, end - start) { expected |= UInt64(raw[start + k]) << (8 * UInt64(k)) }
+                    expected |= UInt64(end - start) << 56
+                    #expect(JSONKeySet.Key(range: start..<end, escaped: false, in: raw).tag == expected, "\(start)..<\(end)")
+                }
+            }
+        }
     }
 }

@@ -35,6 +35,10 @@ public struct JSONArrayStream {
     private var inNestedString = false
     /// The previous byte was a backslash inside a string.
     private var escaped = false
+    /// The buffer an element is copied into when it lies in one chunk (nearly every record): the
+    /// handler's reading of it is over when it returns, so the same buffer serves the next one
+    /// instead of an allocation per record.
+    private var reused: [UInt8] = []
     /// Elements handed over so far.
     public private(set) var count = 0
 
@@ -179,7 +183,10 @@ public struct JSONArrayStream {
         var element: [UInt8]
         let elementStart = pending.isEmpty ? offset + start : pendingStart
         if pending.isEmpty {
-            element = end >= start ? Array(UnsafeRawBufferPointer(rebasing: chunk[start...end])) : []
+            element = reused
+            reused = []  // `element` the buffer's only owner, so it is refilled in place
+            element.removeAll(keepingCapacity: true)
+            if end >= start { element.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start...end])) }
         } else {
             element = pending
             pending = []
@@ -189,6 +196,9 @@ public struct JSONArrayStream {
         state = .afterElement
         count += 1
         do { try body(element, isObject, elementStart) } catch { throw .element(error) }
+        // (Still shared if the handler kept it: the next refill then copies. A huge element's
+        // buffer is let go.)
+        if element.capacity <= 1 << 16 { reused = element }
     }
 
     /// `"`, `\\`, `{`, `}`, `[` or `]` (`[` and `]` are `{` and `}` with bit 5 clear).

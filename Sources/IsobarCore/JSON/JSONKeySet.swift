@@ -27,7 +27,12 @@ struct JSONKeySet {
             } else {
                 var prefix: UInt64 = 0
                 let count = min(7, range.count)
-                for k in 0..<count { prefix |= UInt64(bytes[range.lowerBound + k]) << (8 * UInt64(k)) }
+                if count > 0 && range.lowerBound + 8 <= bytes.count {
+                    // The same bytes in one load (little-endian: the first byte lowest), masked.
+                    prefix = bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self) & (UInt64.max >> (64 - 8 * count))
+                } else {
+                    for k in 0..<count { prefix |= UInt64(bytes[range.lowerBound + k]) << (8 * UInt64(k)) }
+                }
                 tag = UInt64(truncatingIfNeeded: range.count) << 56 | prefix
             }
         }
