@@ -2,7 +2,7 @@
 import Testing
 
 /// The fast paths of reading a big onX feed give exactly what the plain ways did: the snapshot
-/// ids' FNV-1a of strings, the id set, the splitter's word-at-a-time
+/// ids' FNV-1a of strings and paired fingerprints, the id set, the splitter's word-at-a-time
 /// skip, the key tags of the duplicate-key check.
 @Suite struct FetchHotPathTests {
     @Test func stringsHashAsTheirBytesOneByOne() {
@@ -59,6 +59,30 @@ import Testing
         #expect(stations.count == reference.count)
         #expect(Set(stations.map(\.id)).count == stations.count)
     }
+    @Test func pairedFingerprintsAreEachStationsOwn() {
+        var random = TestSupport.Random(seed: 21)
+        let names = ["", "x", "Honiara / Henderson, Solomon Islands", "Ünïcödé — 東京", String(repeating: "long name ", count: 30)]
+        func value() -> Double? {
+            switch random.next() % 5 {
+            case 0: nil
+            case 1: -0.0
+            default: random.uniform(-200...200)
+            }
+        }
+        func station() -> Station {
+            Station(id: "K\(random.next() % 1_000_000)" + (random.next() % 3 == 0 ? "-ÅØ" : ""),
+                    name: names[Int(random.next() % UInt64(names.count))],
+                    coordinate: Coordinate(latitude: random.uniform(-90...90), longitude: random.uniform(-180...180)),
+                    temperature: value(), windSpeed: value(), windDirection: value(), precipitation: value(),
+                    details: random.next() % 10 == 0 ? StationDetails(summary: "Rain") : nil)
+        }
+        for _ in 0..<20_000 {
+            let (a, b) = (station(), station())
+            let (fa, fb) = Station.fingerprints(a, b)
+            #expect(fa == a.fingerprint && fb == b.fingerprint, "\(a) \(b)")
+        }
+    }
+
     @Test func keyTagsReadInOneLoadAreTheBytesTags() {
         let bytes: [UInt8] = Array(#"{"id":1,"a":2,"latitude":3,"chance_of_precipitation":4,"":5,"k"#.utf8)
         bytes.withUnsafeBytes { raw in

@@ -39,7 +39,15 @@ public enum OnXFeed {
     public static func snapshotID(day: Day, stations: [Station]) -> String {
         var hash = FNV1a()
         hash.add(day.rawValue)
-        for station in stations { hash.add(station.fingerprint) }
+        // Two at a time (`Station.fingerprints`: two hash chains interleaved), in order.
+        var next = 0
+        while next + 1 < stations.count {
+            let (a, b) = Station.fingerprints(stations[next], stations[next + 1])
+            hash.add(a)
+            hash.add(b)
+            next += 2
+        }
+        if next < stations.count { hash.add(stations[next].fingerprint) }
         return day.rawValue + "-" + hash.hex
     }
 
