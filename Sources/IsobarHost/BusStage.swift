@@ -213,7 +213,7 @@ public enum BusStage {
         mutating func publish() {
             guard !writer.bytes.isEmpty else { return }
             writer.bytes.withUnsafeBytes { all in
-                TopicBatch.forEachLine(in: all) { publisher.publish(line: $0) }
+                TopicBatch.forEachLine(in: all) { publisher.publish(line: $0, trusted: true) }
             }
             publisher.flush()
             writer.removeAll()

@@ -31,9 +31,13 @@ final class PlugPublisher: @unchecked Sendable {
     ///
     /// Lines are batched (`TopicBatch`): consecutive lines of one topic leave as one bus message when
     /// `flush()` is called, which the stdout reader does after every read, so nothing waits.
-    func publish(line: UnsafeRawBufferPointer) {
+    ///
+    /// `trusted`: the line comes from the project's own engine in this process (`BusStage`), valid
+    /// by construction, so its topic is read from its first bytes (`TopicDeriver.deriveTrusted`)
+    /// instead of scanning it all again; a stage's stdout is never trusted.
+    func publish(line: UnsafeRawBufferPointer, trusted: Bool = false) {
         lock.lock()
-        let valid = deriver.derive(line)
+        let valid = trusted ? deriver.deriveTrusted(line) : deriver.derive(line)
         if valid {
             deriver.topic.withUnsafeBytes { topic in
                 batch.add(topic: topic, line: line) { send(topicBytes: $0, payload: $1) }

@@ -56,6 +56,40 @@ import Testing
         #expect(accepted > 20 && accepted < all.count - 40)
     }
 
+    /// `deriveTrusted` (the in-process stages' path) gives `derive`'s topic for every valid line:
+    /// the list and corpus above, lines shaped to hit each of its branches, and real engine output.
+    @Test func trustedAgreesOnEveryValidLine() throws {
+        var full = TopicDeriver(), trusted = TopicDeriver()
+        let shaped = [
+            #"{"type":"visible","client":"alice","version":1}"#,
+            #"{"type":"viewport","client":"alice","center":{}}"#,
+            #"{"type":"select","client":"bob"}"#,
+            #"{"type":"status","day":"today","client":"late"}"#,
+            #"{"type":"visible","client":"cd","version":1}"#,
+            #"{"type":"visible","client":"c","version":1}"#,
+            #"{"type":"annotations","client":7,"version":1}"#,
+            #"{"type":"annotations","client":"","version":1}"#,
+            #"{"type":"annotations","client":"a","client2":"b"}"#,
+            #"{"type":"snapshot","day":"today"}"#,
+            #"{"type":"x"}"#,
+        ]
+        var engine = try FormatOnePassTests().filterLines(seed: 5, count: 80)
+        var written = JSONWriter()
+        for line in engine { line.withUnsafeBytes { FormatEngine().handle(line: $0, into: &written) } }
+        engine += written.bytes.split(separator: 0x0A).map(Array.init)
+        var compared = 0
+        for line in Self.lines.map({ Array($0.utf8) }) + Self.corpus + shaped.map({ Array($0.utf8) }) + engine {
+            guard line.withUnsafeBytes({ full.derive($0) }) else { continue }
+            #expect(line.withUnsafeBytes { trusted.deriveTrusted($0) })
+            #expect(trusted.topic == full.topic, "\(String(decoding: line.prefix(120), as: UTF8.self))")
+            compared += 1
+        }
+        #expect(compared > 300)
+        let routed = Array(#"{"type":"viewport","client":"alice","center":{}}"#.utf8)
+        #expect(routed.withUnsafeBytes { trusted.deriveTrusted($0) })
+        #expect(String(decoding: trusted.topic, as: UTF8.self) == "viewport/\(ClientPartition.label(ClientPartition.of("alice")))/alice")
+    }
+
     @Test func exactTopics() {
         var deriver = TopicDeriver()
         func topic(_ text: String) -> String? {

@@ -22,6 +22,49 @@ public struct TopicDeriver {
         swap(&scanner.keys, &keys)
         defer { swap(&scanner.keys, &keys) }
         guard let (type, client) = Self.scanTopLevel(&scanner) else { return false }
+        return build(type: type, client: client, from: line)
+    }
+
+    /// `derive` for a line the project's own engine wrote (`isobar filter --bus`, `isobar format
+    /// --bus`): valid JSON by construction, each key once. Such lines begin `{"type":"T","client":"C",`
+    /// (or `}`), so the topic is read from those bytes and the rest is not scanned again; any other
+    /// beginning (no `client` second, an escape) takes `derive`. Gives `derive`'s topic for every
+    /// valid line (tests compare the two); it does not validate, so it is for trusted lines only.
+    public mutating func deriveTrusted(_ line: UnsafeRawBufferPointer) -> Bool {
+        let typeStart = Self.typeOpening.count
+        guard Self.hasPrefix(line, Self.typeOpening, at: 0), let typeEnd = Self.plainStringEnd(line, from: typeStart),
+              Self.hasPrefix(line, Self.clientOpening, at: typeEnd + 1) else { return derive(line) }
+        let clientStart = typeEnd + 1 + Self.clientOpening.count
+        guard let clientEnd = Self.plainStringEnd(line, from: clientStart), clientEnd + 1 < line.count,
+              line[clientEnd + 1] == UInt8(ascii: ",") || line[clientEnd + 1] == UInt8(ascii: "}") else { return derive(line) }
+        return build(type: StringValue(range: typeStart..<typeEnd, escaped: false),
+                     client: StringValue(range: clientStart..<clientEnd, escaped: false), from: line)
+    }
+
+    private static let typeOpening = Array(#"{"type":""#.utf8)
+    private static let clientOpening = Array(#","client":""#.utf8)
+
+    private static func hasPrefix(_ line: UnsafeRawBufferPointer, _ prefix: [UInt8], at start: Int) -> Bool {
+        guard start + prefix.count <= line.count else { return false }
+        for k in prefix.indices where line[start + k] != prefix[k] { return false }
+        return true
+    }
+
+    /// Where the string whose contents begin at `start` closes (its `"`), when nothing before holds
+    /// an escape or a control byte; nil otherwise.
+    private static func plainStringEnd(_ line: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var index = start
+        while index < line.count {
+            let byte = line[index]
+            if byte == UInt8(ascii: "\"") { return index }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Sets `topic` from a line's `type` and `client` values; false when `type` is empty.
+    private mutating func build(type: StringValue, client: StringValue?, from line: UnsafeRawBufferPointer) -> Bool {
         topic.removeAll(keepingCapacity: true)
         append(type, from: line)
         guard !topic.isEmpty else { return false }
