@@ -313,7 +313,7 @@ public final class GatewayHub: @unchecked Sendable {
                 var writer = JSONWriter()
                 viewport.write(to: &writer)
                 writer.bytes.removeLast()
-                bus.publish(writer.bytes)
+                bus.publish(ownLine: writer.bytes)
             case .line(let line):
                 bus.publish(line)
             }

@@ -16,6 +16,8 @@ public final class BusClient: @unchecked Sendable {
     private let publisher: ZMQSocket
     private let subscriber: ZMQSocket
     private let lock = NSLock()
+    /// `publish(ownLine:)`'s topic buffer, reused (under `lock`).
+    private var ownDeriver = TopicDeriver()
     private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)
 
@@ -96,6 +98,19 @@ public final class BusClient: @unchecked Sendable {
 
     @discardableResult
     public func publish(_ line: String) -> Bool { publish(Array(line.utf8)) }
+
+    /// `publish(_:)` for a line this process wrote itself with `JSONWriter` (valid by construction):
+    /// its topic is read from its first bytes (`TopicDeriver.deriveTrusted`), not from a scan of
+    /// the whole line. The gateway publishes every viewport it rewrites this way.
+    @discardableResult
+    public func publish(ownLine line: [UInt8]) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard line.withUnsafeBytes({ ownDeriver.deriveTrusted($0) }) else { return false }
+        return ownDeriver.topic.withUnsafeBytes { topic in
+            line.withUnsafeBytes { payload in (try? publisher.send(topicBytes: topic, payload: payload)) ?? false }
+        }
+    }
 
     /// Publishes many lines at once, consecutive lines of one topic batched into one bus message
     /// (`TopicBatch`). Returns how many lines were taken (a line without a string `type` is not).
