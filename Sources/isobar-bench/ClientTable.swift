@@ -50,10 +50,12 @@ final class ClientTable: @unchecked Sendable {
     /// Applies one message to a client's entry; returns the outcome and, when the awaited version
     /// has been applied, that version and the set's size. Only the probe client records its
     /// snapshot id (a String per message for every client would be the benchmark's own cost).
-    private static func update(_ entry: inout Entry, with object: JSONObject, probe: Bool) -> (AnnotationSet.Outcome?, (Int, Int)?) {
-        let outcome = try? entry.set.apply(object)
+    private static func update(_ entry: inout Entry, with payload: [UInt8], probe: Bool) -> (AnnotationSet.Outcome?, (Int, Int)?) {
+        let outcome = try? entry.set.apply(storage: payload)
         entry.messages += 1
-        if probe, let field = object.field("snapshot") { entry.lastSnapshot = object.string(field) }
+        if probe, let object = try? JSONObject(storage: payload), let field = object.field("snapshot") {
+            entry.lastSnapshot = object.string(field)
+        }
         var applied: (Int, Int)?
         if let awaited = entry.awaited, entry.set.version >= awaited {
             entry.awaited = nil
@@ -75,13 +77,10 @@ final class ClientTable: @unchecked Sendable {
         }
         guard topic.hasPrefix("annotations/") else { return }
         let name = String(topic.dropFirst("annotations/".count))
-        guard let object = try? JSONObject(storage: payload) else {
-            lock.lock(); badMessages += 1; lock.unlock()
-            return
-        }
         lock.lock()
-        // In place (one hash lookup, no copy of the client's set).
-        let (outcome, applied) = Self.update(&entries[name, default: Entry()], with: object, probe: name.hasPrefix(Pipeline.probe))
+        // In place (one hash lookup, no copy of the client's set); as a client on the wire would,
+        // in one pass (`AnnotationSet.apply(storage:)`).
+        let (outcome, applied) = Self.update(&entries[name, default: Entry()], with: payload, probe: name.hasPrefix(Pipeline.probe))
         if case .gap = outcome { gaps += 1 }
         if outcome == nil { badMessages += 1 }
         lock.unlock()

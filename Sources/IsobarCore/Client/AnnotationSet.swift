@@ -47,6 +47,35 @@ public struct AnnotationSet: Sendable {
     /// Applies a message as received, reading only what the set keeps (the benchmark's thousands
     /// of clients apply every update this way; the result equals ``apply(_:)-(Annotations)``'s).
     public mutating func apply(_ message: JSONObject) throws(MessageError) -> Outcome {
+        try apply(message, upserts: nil)
+    }
+
+    /// Applies a message as received on the wire, in one pass when it can: each `upsert` item is
+    /// read where the line's parse reaches it (`AnnotationItemScan`). A line that pass does not
+    /// take whole (anything the formatter does not write, or would fail) takes the general reader
+    /// instead, so the outcome, the set and the error are always those of
+    /// ``apply(_:)-(JSONObject)`` on the parsed line. Throws for a line that is not a JSON object.
+    public mutating func apply(storage: [UInt8]) throws(MessageError) -> Outcome {
+        var upserts: [Item] = []
+        var scanned = false
+        if let message = try? JSONObject(storage: storage, reading: "upsert", with: { scanner in
+            scanned = true
+            return scanner.readElements(into: &upserts) { AnnotationItemScan.item(&$0) }
+        }) {
+            return try apply(message, upserts: scanned ? upserts : nil)
+        }
+        let message: JSONObject
+        do {
+            message = try JSONObject(storage: storage)
+        } catch {
+            throw MessageError("not a JSON object: \(error)")
+        }
+        return try apply(message)
+    }
+
+    /// The general reader; `upserts`, when given, are the message's `upsert` items already read
+    /// (and known good) by the one-pass reader.
+    private mutating func apply(_ message: JSONObject, upserts: [Item]?) throws(MessageError) -> Outcome {
         guard let version = try message.optionalInt("version") else { throw MessageError("missing required field \"version\"") }
         if let outcome = accept(version: version, full: try message.optionalBool("full") ?? false) { return outcome }
         day = try message.optionalEnum("day", Day.self) ?? day
@@ -58,7 +87,9 @@ public struct AnnotationSet: Sendable {
                 items[JSONDecodingAccess.string(message.storage, element.range)] = nil
             }
         }
-        if let upsert = message.field("upsert") {
+        if let upserts {
+            for item in upserts { items[item.id] = item }
+        } else if let upsert = message.field("upsert") {
             try message.forEachElement(upsert) { (element, _) throws(MessageError) in
                 guard let item = element else { return }
                 let id = try item.requireName("id")

@@ -83,7 +83,7 @@ public struct FormatEngine: Sendable {
     func annotationsInOnePass(_ line: UnsafeRawBufferPointer, into out: inout JSONWriter) -> Bool {
         var items: [AnnotationInput] = []
         guard let object = try? JSONObject(storage: Array(line), reading: "upsert", with: { scanner in
-                  Self.scanItems(&scanner, into: &items)
+                  scanner.readElements(into: &items) { AnnotationInput.scan(&$0) }
               }),
               let visible = try? Visible(headOf: object) else { return false }
         let presentation = visible.presentation.resolved(defaults)
@@ -95,24 +95,6 @@ public struct FormatEngine: Sendable {
         }
         Annotations.writeTail(remove: visible.remove, to: &out)
         return true
-    }
-
-    /// Reads the array at the scanner's `[` as `visible` items (see `annotationsInOnePass`); false
-    /// when any of them is not one `AnnotationInput.scan` takes.
-    private static func scanItems(_ scanner: inout JSONScanner, into items: inout [AnnotationInput]) -> Bool {
-        scanner.index += 1  // '['
-        scanner.skipWhitespace()
-        if scanner.peek() == UInt8(ascii: "]") { scanner.index += 1; return true }
-        while true {
-            scanner.skipWhitespace()
-            guard let item = AnnotationInput.scan(&scanner) else { return false }
-            items.append(item)
-            scanner.skipWhitespace()
-            guard let next = scanner.peek() else { return false }
-            scanner.index += 1
-            if next == UInt8(ascii: "]") { return true }
-            guard next == UInt8(ascii: ",") else { return false }
-        }
     }
 
     /// Writes one annotation (the same bytes as `Annotations.Item.write(to:field:)`, copying text

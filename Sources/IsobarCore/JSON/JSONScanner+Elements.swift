@@ -1,0 +1,22 @@
+extension JSONScanner {
+    /// Reads the array at the scanner's `[` with `element` (which must leave the scanner just past
+    /// the element it read, or return nil), appending each element to `elements` and leaving the
+    /// scanner just past the `]`; false when `element` declines one or the array is malformed
+    /// (the scanner is then anywhere). The one-pass readers' loop over `upsert` items.
+    @inline(__always)
+    mutating func readElements<Element>(into elements: inout [Element], _ element: (inout JSONScanner) -> Element?) -> Bool {
+        index += 1  // '['
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") { index += 1; return true }
+        while true {
+            skipWhitespace()
+            guard let item = element(&self) else { return false }
+            elements.append(item)
+            skipWhitespace()
+            guard let next = peek() else { return false }
+            index += 1
+            if next == UInt8(ascii: "]") { return true }
+            guard next == UInt8(ascii: ",") else { return false }
+        }
+    }
+}
