@@ -70,8 +70,7 @@ public struct FormatEngine: Sendable {
     private static let visiblePrefix = Array(#"{"type":"visible","#.utf8)
 
     static func startsVisible(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard line.count > visiblePrefix.count else { return false }
-        return visiblePrefix.indices.allSatisfy { line[$0] == visiblePrefix[$0] }
+        line.count > visiblePrefix.count && line.hasBytes(visiblePrefix)
     }
 
     /// A `visible` line in one pass: each `upsert` item is validated and read where the line's

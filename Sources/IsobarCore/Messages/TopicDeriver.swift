@@ -32,8 +32,8 @@ public struct TopicDeriver {
     /// valid line (tests compare the two); it does not validate, so it is for trusted lines only.
     public mutating func deriveTrusted(_ line: UnsafeRawBufferPointer) -> Bool {
         let typeStart = Self.typeOpening.count
-        guard Self.hasPrefix(line, Self.typeOpening, at: 0), let typeEnd = Self.plainStringEnd(line, from: typeStart),
-              Self.hasPrefix(line, Self.clientOpening, at: typeEnd + 1) else { return derive(line) }
+        guard line.hasBytes(Self.typeOpening), let typeEnd = Self.plainStringEnd(line, from: typeStart),
+              line.hasBytes(Self.clientOpening, at: typeEnd + 1) else { return derive(line) }
         let clientStart = typeEnd + 1 + Self.clientOpening.count
         guard let clientEnd = Self.plainStringEnd(line, from: clientStart), clientEnd + 1 < line.count,
               line[clientEnd + 1] == UInt8(ascii: ",") || line[clientEnd + 1] == UInt8(ascii: "}") else { return derive(line) }
@@ -43,12 +43,6 @@ public struct TopicDeriver {
 
     private static let typeOpening = Array(#"{"type":""#.utf8)
     private static let clientOpening = Array(#","client":""#.utf8)
-
-    private static func hasPrefix(_ line: UnsafeRawBufferPointer, _ prefix: [UInt8], at start: Int) -> Bool {
-        guard start + prefix.count <= line.count else { return false }
-        for k in prefix.indices where line[start + k] != prefix[k] { return false }
-        return true
-    }
 
     /// Where the string whose contents begin at `start` closes (its `"`), when nothing before holds
     /// an escape or a control byte; nil otherwise.
