@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora of the stream targets (Fuzz/corpus/filter, Fuzz/corpus/format): small,
+"""Writes the seed corpora of the stream targets (Fuzz/corpus/filter, format, client): small,
 realistic NDJSON streams in the protocol's shapes (PROTOCOL.md). Run again after changing it;
 the files are committed."""
 import json, os
@@ -121,4 +121,27 @@ write("format", "every-input-type.ndjson", [
           {"id": "GONE", "today": None, "tomorrow": None}]}),
     line({"type": "tally", "gateway": "gw-7c1e", "clients": 2, "digest": "9c3f0e2a11b4d870", "resend": False,
           "today": "today-1", "tomorrow": None}),
+])
+
+# A client's annotations stream (the `client` target): a full set, diffs (a cluster, a wind value, a
+# stale mark, escapes, a removal), a stale (repeated) version, a gap, and a new full set.
+def annotation(i, name, lat, lon, title, **extra):
+    return dict({"id": i, "coordinate": {"latitude": lat, "longitude": lon}, "title": title, "subtitle": name, "value": 46.4}, **extra)
+
+head = {"type": "annotations", "client": "alice", "version": 1, "full": True, "day": "today", "field": "temperature",
+        "units": "imperial", "windUnit": "mph", "locale": "en", "snapshot": "today-1", "source": "feed",
+        "fetchedAt": 1000, "ageSeconds": 0}
+write("client", "annotations.ndjson", [
+    line(dict(head, upsert=[annotation("K1D3", "PLATTE", 43.40332, -98.82952, "46°"),
+                            annotation("cluster:1:60:72", "12 stations", 30.2, -97.8, "72°", cluster=True, count=12),
+                            annotation("LZIB", "Bratislava \"Ivanka\"", 48.17, 17.21, "52°", stale=True)], remove=[])),
+    line(dict(head, version=2, full=False, field="wind", upsert=[
+        {"id": "K1D3", "coordinate": {"latitude": 43.40332, "longitude": -98.82952}, "title": "7 mph W →", "subtitle": "PLATTE",
+         "wind": {"speed": 6.9, "unit": "mph", "calm": False, "from": "W", "fromDegrees": 270, "to": "E", "arrow": "→", "rotation": 90}}],
+        remove=["LZIB"])),
+    line(dict(head, version=2, full=False, upsert=[], remove=["K1D3"])),
+    line(dict(head, version=3, full=False, day="tomorrow", source="store", upsert=[annotation("LZKZ", "Košice", 48.66308, 21.24111, "-0°")],
+              remove=["cluster:1:60:72"])),
+    line(dict(head, version=5, full=False, upsert=[], remove=[])),
+    line(dict(head, version=6, upsert=[annotation("NPOL", "North Pole", 90, -180, "", count=None, stale=None, value=None)], remove=[])),
 ])

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target (Fuzz/README.md): scripts/fuzz.sh TARGET SECONDS [LIBFUZZER_ARGS...]
-#   TARGET   a file name in Fuzz/Targets/ without .swift (json, lines, feeds, filter, format, frame),
+#   TARGET   a file name in Fuzz/Targets/ without .swift (json, lines, feeds, filter, format, client, frame),
 #            or `list` to print them
 #   SECONDS  how long to fuzz; 0 only builds
 #   LIBFUZZER_ARGS  passed to the fuzzer (e.g. -runs=N)
