@@ -13,17 +13,24 @@ extension GatewayProcessTests {
             var pub = ""
             var sub = ""
 
-            /// `extra`: more arguments for `up` (`--filters 2`).
-            static func start(extra: [String] = []) throws -> Pipeline {
-                let pub = ProcessHarness.freeTCPPort(), sub = ProcessHarness.freeTCPPort()
+            /// `extra`: more arguments for `up` (`--filters 2`). `unixSockets`: the bus on `ipc://`
+            /// endpoints (socket files in /tmp, removed by `stop`) instead of loopback TCP.
+            static func start(extra: [String] = [], unixSockets: Bool = false) throws -> Pipeline {
+                let (pub, sub): (String, String)
+                if unixSockets {
+                    let base = "/tmp/isobar-gw-\(UUID().uuidString.prefix(13))"  // ipc paths are limited to ~107 bytes
+                    (pub, sub) = ("ipc://\(base)-pub.sock", "ipc://\(base)-sub.sock")
+                } else {
+                    (pub, sub) = ("tcp://127.0.0.1:\(ProcessHarness.freeTCPPort())", "tcp://127.0.0.1:\(ProcessHarness.freeTCPPort())")
+                }
                 let http = ProcessHarness.freeTCPPort(), gateway = Int(ProcessHarness.freeTCPPort())
                 let data = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-gw-\(UUID().uuidString)").path
                 let process = try ProcessHarness.isobar(
                     ["up", "--sample", "--sample-port", String(http), "--sample-period", "3600", "--data-dir", data,
                      "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path,
                      "--gateway", "127.0.0.1:\(gateway)"] + extra,
-                    environment: ["ISOBAR_PUB": "tcp://127.0.0.1:\(pub)", "ISOBAR_SUB": "tcp://127.0.0.1:\(sub)"])
-                return Pipeline(process: process, port: gateway, pub: "tcp://127.0.0.1:\(pub)", sub: "tcp://127.0.0.1:\(sub)")
+                    environment: ["ISOBAR_PUB": pub, "ISOBAR_SUB": sub])
+                return Pipeline(process: process, port: gateway, pub: pub, sub: sub)
             }
 
             /// Waits for the map URL and for /healthz to say 200 (the filter answers leases and has data).
@@ -46,6 +53,9 @@ extension GatewayProcessTests {
             func stop() {
                 process.signal(SIGINT)
                 _ = process.waitForExit(timeout: .seconds(30))
+                for endpoint in [pub, sub] where endpoint.hasPrefix("ipc://") {
+                    try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst("ipc://".count)))
+                }
             }
         }
 
@@ -57,6 +67,23 @@ extension GatewayProcessTests {
                 held.apply(frame)
             }
             return true
+        }
+
+        /// One host with the bus on Unix sockets (docs/deploy.md): every process of `isobar up` on
+        /// `ipc://` endpoints, and a WebSocket client on the map's port holds the initial region's 85.
+        @Test func wholePipelineOverUnixSockets() throws {
+            let pipeline = try Pipeline.start(unixSockets: true)
+            defer { pipeline.stop() }
+            try pipeline.waitUntilHealthy()
+            #expect(pipeline.process.stderrText.contains("publishers connect to \(pipeline.pub), subscribers to \(pipeline.sub)"))
+            let today = try Reference.records("today")
+            let alice = WSTestClient(port: pipeline.port, query: "?client=alice")
+            var held = HeldAnnotations()
+            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
+            let initial = Reference.visible(today, lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)
+            #expect(initial.count == 85)
+            #expect(converge(alice, &held, to: initial), "holds \(held.titles.count)")
+            #expect(held.titles.count == 85)
         }
 
         @Test func initialRegionPansTogglesCalloutIsolationAndBadFrames() throws {
