@@ -165,7 +165,6 @@ import Testing
             applyBoth(Array(shape.utf8), &onePass, &general)
         }
         var random = TestSupport.Random(seed: 41)
-        let alphabet = Array(#"{}[]",:0123456789-.eEtrufalsn\ x"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xFF]
         var declined = 0
         let lines = try formatterLines(seed: 8, count: 50)
         var onePass: [String: AnnotationSet] = [:], general: [String: AnnotationSet] = [:]
@@ -173,15 +172,7 @@ import Testing
             let client = try JSONObject(storage: line).requireString("client")
             // The real line, then broken copies of it, each applied after a copy of the sets.
             for _ in 0..<30 {
-                var broken = line
-                for _ in 0..<(1 + Int(random.next() % 3)) {
-                    let at = 30 + Int(random.next() % UInt64(broken.count - 30))
-                    switch random.next() % 3 {
-                    case 0: broken[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                    case 1: broken.remove(at: at)
-                    default: broken.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
-                    }
-                }
+                let broken = random.broken(line, after: 30)
                 if !taken(broken) { declined += 1 }
                 var a = onePass[client, default: AnnotationSet()], b = general[client, default: AnnotationSet()]
                 applyBoth(broken, &a, &b)

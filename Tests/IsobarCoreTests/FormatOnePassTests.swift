@@ -142,19 +142,10 @@ import Testing
             #expect(text(onePass) == text(general), "\(shape)")
         }
         var random = TestSupport.Random(seed: 99)
-        let alphabet = Array(#"{}[]",:0123456789-.eEtrufalsn\ x"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xFF]
         var declined = 0
         for line in try filterLines(seed: 3, count: 40).prefix(60) {
             for _ in 0..<40 {
-                var broken = line
-                for _ in 0..<(1 + Int(random.next() % 3)) {
-                    let at = 18 + Int(random.next() % UInt64(broken.count - 18))
-                    switch random.next() % 3 {
-                    case 0: broken[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                    case 1: broken.remove(at: at)
-                    default: broken.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
-                    }
-                }
+                let broken = random.broken(line, after: 18)
                 let (onePass, general, taken) = both(broken)
                 if !taken { declined += 1 }
                 #expect(text(onePass) == text(general), "outputs differ for \(text(broken).prefix(300))")

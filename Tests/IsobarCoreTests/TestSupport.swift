@@ -74,6 +74,26 @@ enum TestSupport {
         mutating func uniform(_ range: ClosedRange<Double>) -> Double {
             range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) / Double(1 << 53)
         }
+
+        /// JSON's structural bytes, letters of its literals, and bytes that are never valid where
+        /// they land: what `broken(_:after:)` puts into a line.
+        static let breakingBytes = Array(#"{}[]",:0123456789-.eEtrufalsn\ x"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xFF]
+
+        /// `line` with one to three bytes changed, removed or inserted after its first `after`
+        /// bytes (so its `type` survives): the one-pass readers' broken-line tests.
+        mutating func broken(_ line: [UInt8], after: Int) -> [UInt8] {
+            let alphabet = Self.breakingBytes
+            var broken = line
+            for _ in 0..<(1 + Int(next() % 3)) {
+                let at = after + Int(next() % UInt64(broken.count - after))
+                switch next() % 3 {
+                case 0: broken[at] = alphabet[Int(next() % UInt64(alphabet.count))]
+                case 1: broken.remove(at: at)
+                default: broken.insert(alphabet[Int(next() % UInt64(alphabet.count))], at: at)
+                }
+            }
+            return broken
+        }
     }
 }
 
