@@ -33,4 +33,6 @@ struct CommonOptions: ParsableArguments {
     var seed: UInt64 = 42
     @Flag(help: "Run the filter and the formatter under `isobar plug` (stdin/stdout) instead of in process on the bus, as `isobar up --plugs` does.")
     var plugs = false
+    @Flag(help: "Chain the formatter behind each filter in its process (`isobar filter --chain-format`, as `isobar up --chain-format` runs them) instead of a separate formatter.")
+    var chainFormat = false
 }

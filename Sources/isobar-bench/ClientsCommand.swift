@@ -71,7 +71,8 @@ struct ClientsCommand: ParsableCommand {
 
         // Room for every client in one filter (its default bound is 100,000).
         let filterArguments = ["--max-clients", String(max(FilterOptions().maxClients, 2 * (clients + idle)))]
-        let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "clients", filters: filters, filterArguments: filterArguments, plugs: common.plugs)
+        let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "clients", filters: filters, filterArguments: filterArguments, plugs: common.plugs,
+                                    chainFormat: common.chainFormat)
         defer { fleet?.stopLeasing(); pipeline.stop() }
         try pipeline.load(lines, id: id)
         var idleNotes: [String] = []

@@ -33,7 +33,7 @@ final class Pipeline {
     /// whose map clients are WebSockets: hearing theirs too would double the broker's fan-out and
     /// load this process with work no client does).
     init(isobar: String, name: String, filters: Int = 1, filterArguments: [String] = [], onlyProbes: Bool = false,
-         plugs: Bool = false) throws {
+         plugs: Bool = false, chainFormat: Bool = false) throws {
         scratch = Paths.scratch(name)
         let (frontend, backend) = FreePort.endpoints()
         let env = ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend]
@@ -50,7 +50,7 @@ final class Pipeline {
             for shard in shards {
                 let sharding = shard.isWhole ? [] : ["--shard", shard.description]
                 let hostName = shard.isWhole ? "filter" : "filter-\(shard.index)"
-                let filter = [isobar, "filter"] + sharding + filterArguments
+                let filter = [isobar, "filter"] + sharding + filterArguments + (chainFormat ? ["--chain-format"] : [])
                 let host = try Children.start(
                     isobar, plugs ? ["plug", "--name", hostName] + sharding + FilterEngine.subscriptions.flatMap { ["--sub", $0] } + ["--"] + filter
                         : Array(filter.dropFirst()) + ["--bus"],
@@ -58,13 +58,15 @@ final class Pipeline {
                 started.append(host)
                 filterHosts.append(host)
             }
-            let formatHost = try Children.start(isobar, plugs ? ["plug", "--name", "format"] + FormatEngine.subscriptions.flatMap { ["--sub", $0] }
-                                                    + ["--", isobar, "format"] : ["format", "--bus"], environment: env, log: scratch + "/format.log")
-            started.append(formatHost)
+            let formatHost = chainFormat ? nil
+                : try Children.start(isobar, plugs ? ["plug", "--name", "format"] + FormatEngine.subscriptions.flatMap { ["--sub", $0] }
+                                        + ["--", isobar, "format"] : ["format", "--bus"], environment: env, log: scratch + "/format.log")
+            if let formatHost { started.append(formatHost) }
             var roles: [(name: String, pid: Int32)] = [("broker", started[0].processIdentifier)]
             if plugs {
                 let pids = filterHosts.map { ProcStatus.waitForChild(of: $0.processIdentifier) }
-                guard pids.allSatisfy({ $0 != nil }), let formatPID = ProcStatus.waitForChild(of: formatHost.processIdentifier) else {
+                let formatPID = formatHost.map { ProcStatus.waitForChild(of: $0.processIdentifier) }
+                guard pids.allSatisfy({ $0 != nil }), formatPID != .some(nil) else {
                     throw ValidationError("a plug started no stage; logs in \(scratch)")
                 }
                 filterPIDs = pids.compactMap { $0 }
@@ -72,13 +74,15 @@ final class Pipeline {
                     let label = filters == 1 ? "filter" : "filter \(k)"
                     roles += [("\(label) plug", plug.processIdentifier), (label, filterPIDs[k])]
                 }
-                roles += [("format plug", formatHost.processIdentifier), ("format", formatPID)]
+                if let formatHost, let formatPID = formatPID ?? nil {
+                    roles += [("format plug", formatHost.processIdentifier), ("format", formatPID)]
+                }
             } else {
                 filterPIDs = filterHosts.map(\.processIdentifier)
                 for (k, host) in filterHosts.enumerated() {
                     roles.append((filters == 1 ? "filter" : "filter \(k)", host.processIdentifier))
                 }
-                roles.append(("format", formatHost.processIdentifier))
+                if let formatHost { roles.append(("format", formatHost.processIdentifier)) }
             }
             self.roles = roles + [("clients (this process)", getpid())]
             client = try BusClient(endpoints: BrokerEndpoints(frontend: frontend, backend: backend), topics: [onlyProbes ? "annotations/\(Self.probe)" : "annotations/", "tally"])

@@ -59,6 +59,14 @@ struct FilterCommand: AsyncParsableCommand {
     var requestResync = false
     @Flag(help: "Speak the bus in process (ISOBAR_PUB/ISOBAR_SUB, CURVE from the environment) instead of stdin/stdout: no plug needed.")
     var bus = false
+    @Flag(help: "Run the formatter in this process behind the filter: write what `isobar format` would make of the filter's lines (annotations, callouts, …) instead of them.")
+    var chainFormat = false
+    @Option(help: "With --chain-format: the formatter's default units (imperial, metric).")
+    var units: Units = .imperial
+    @Option(help: "With --chain-format: the formatter's default wind unit (mph, kmh, knots); follows --units when omitted.")
+    var windUnit: WindUnit?
+    @Option(help: "With --chain-format: the formatter's default locale (en, sk).")
+    var locale: IsobarCore.Locale = .en
 
     func run() async throws {
         LineOutput.ignoreSIGPIPE()
@@ -81,12 +89,20 @@ struct FilterCommand: AsyncParsableCommand {
         } else {
             backing = InMemoryFavorites()
         }
+        var chain = chainFormat
+            ? FormatChain(format: FormatEngine(defaults: ResolvedPresentation(field: .temperature, units: units, windUnit: windUnit, locale: locale)))
+            : nil
+        if let chain { options = chain.chained(options) }
         let engine = FilterEngine(options: options, favorites: backing)
         if let viewport {
             engine.register(Viewport(client: client, region: viewport.region, day: day,
                                      presentation: Presentation(field: field), limit: limit))
         }
         // The first words on the bus: ask the publishers to replay their snapshots.
+        /// The engine's answers to one line, formatted in process with --chain-format.
+        func answer(_ out: inout JSONWriter, _ produce: (inout JSONWriter) -> Void) {
+            if chain != nil { chain!.pass(into: &out, produce) } else { produce(&out) }
+        }
         let requestResync = self.requestResync
         let greet: (inout JSONWriter) -> Void = { if requestResync { Resync(reason: "filter started").write(to: &$0) } }
         if bus {
@@ -94,8 +110,8 @@ struct FilterCommand: AsyncParsableCommand {
             let name = shard.isWhole ? "filter" : "filter-\(shard.index)"
             let options = BusStage.Options(name: name, subscriptions: shard.subscriptions(FilterEngine.subscriptions),
                                            maxLineLength: maxLineBytes, tickEvery: 0.25)
-            let status = await BusStage.run(options, logger: Logger(label: name), start: greet, tick: { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) }) { line, out in
-                engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &out)
+            let status = await BusStage.run(options, logger: Logger(label: name), start: greet, tick: { out in answer(&out) { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) } }) { line, out in
+                answer(&out) { engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &$0) }
             }
             if status != 0 { throw ExitCode(status) }
             return
@@ -110,8 +126,8 @@ struct FilterCommand: AsyncParsableCommand {
         // resend backoff), which a wall-clock step backwards would stall. The tick runs the
         // missing-day resync schedule and the idle sweep even when no message arrives.
         LineInput.runStage(stage: FilterEngine.stage, maxLineLength: maxLineBytes, tickEvery: 0.25,
-                           tick: { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) }) { line, out in
-            engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &out)
+                           tick: { out in answer(&out) { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) } }) { line, out in
+            answer(&out) { engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &$0) }
         }
     }
 }

@@ -61,6 +61,8 @@ struct UpCommand: AsyncParsableCommand {
     var filters = 1
     @Flag(help: "Host the built-in filter and format under `isobar plug` (stdin/stdout), as a third-party stage is hosted, instead of in process on the bus (--bus).")
     var plugs = false
+    @Flag(help: "Chain the formatter behind each filter in its process (`filter --chain-format`) instead of running `isobar format` on its own: the same messages reach clients, with no `visible` hop (BENCHMARKS.md).")
+    var chainFormat = false
 
     func run() async throws {
         Logs.bootstrap()
@@ -85,19 +87,21 @@ struct UpCommand: AsyncParsableCommand {
             ServiceSpec(name: "persist", command: me, arguments: [
                 "plug", "--name", "persist"] + Self.subscribe(PersistStage.subscriptions) + ["--",
                 me, "persist", "--data-dir", dataDir], startDelay: .milliseconds(200), stopTimeout: ServiceSpec.plugStopTimeout),
+        ] + (chainFormat ? [] : [
             plugs
                 ? ServiceSpec(name: "format", command: me, arguments: [
                     "plug", "--name", "format"] + Self.subscribe(FormatEngine.subscriptions) + ["--",
                     me, "format", "--units", units, "--locale", locale], stopTimeout: ServiceSpec.plugStopTimeout)
                 : ServiceSpec(name: "format", command: me, arguments: ["format", "--bus", "--units", units, "--locale", locale]),
+        ]) + (0..<filters).map { index in
             // The filter starts last and asks for a resync, so persist and fetch answer it once their
-            // subscriptions are in place.
-        ] + (0..<filters).map { index in
-            // One filter, or shard k of N each subscribed to its client partitions.
+            // subscriptions are in place. One filter, or shard k of N each subscribed to its client
+            // partitions; with --chain-format, each with the formatter chained behind it.
             let shard = Shard(index: index, count: filters) ?? .whole
             let name = filters == 1 ? "filter" : "filter-\(index)"
             let sharding = filters == 1 ? [] : ["--shard", shard.description]
-            let filter = [me, "filter", "--request-resync", "--favorites", favoritesFile, "--stale-after", String(staleAfter)] + sharding
+            let chaining = chainFormat ? ["--chain-format", "--units", units, "--locale", locale] : []
+            let filter = [me, "filter", "--request-resync", "--favorites", favoritesFile, "--stale-after", String(staleAfter)] + sharding + chaining
             guard plugs else {
                 return ServiceSpec(name: name, command: me, arguments: Array(filter.dropFirst()) + ["--bus"], startDelay: .milliseconds(300))
             }

@@ -86,6 +86,47 @@ extension GatewayProcessTests {
             #expect(held.titles.count == 85)
         }
 
+        /// `isobar up --chain-format`: no `format` process; the filter writes the formatter's
+        /// messages itself. A WebSocket client holds the initial region's 85, follows 40 random pans
+        /// to brute force, gets precipitation titles on a field toggle and a callout on select.
+        @Test func wholePipelineWithTheFormatterChained() throws {
+            let pipeline = try Pipeline.start(extra: ["--chain-format"])
+            defer { pipeline.stop() }
+            try pipeline.waitUntilHealthy()
+            let started = pipeline.process.stderrText
+            #expect(started.contains("up: started filter (pid"))
+            #expect(!started.contains("up: started format"), "a format process started: \(started.suffix(2_000))")
+            let today = try Reference.records("today")
+            let alice = WSTestClient(port: pipeline.port, query: "?client=alice")
+            var held = HeldAnnotations()
+            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
+            let initial = Reference.visible(today, lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)
+            #expect(initial.count == 85)
+            #expect(converge(alice, &held, to: initial), "holds \(held.titles.count)")
+            var rng = SystemRandomNumberGenerator()
+            for step in 0..<40 {
+                Thread.sleep(forTimeInterval: 0.05)
+                let lat = Double.random(in: 20...60, using: &rng), lon = Double.random(in: -130 ... -70, using: &rng)
+                let dlat = Double.random(in: 1...40, using: &rng), dlon = Double.random(in: 1...60, using: &rng)
+                alice.send(Reference.viewport(lat: lat, lon: lon, dlat: dlat, dlon: dlon))
+                let ok = converge(alice, &held, to: Reference.visible(today, lat: lat, lon: lon, dlat: dlat, dlon: dlon))
+                #expect(ok, "pan \(step) \(lat),\(lon) \(dlat)x\(dlon): holds \(held.titles.count)")
+                if !ok { break }
+            }
+            #expect(held.gaps == 0)
+            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20, field: "precipitation"))
+            let toggled = alice.next(timeout: 5) { $0["type"] as? String == "annotations" && $0["full"] as? Bool == true }
+            try #require(toggled != nil)
+            held.apply(toggled ?? [:])
+            #expect(Set(held.titles.keys) == initial)
+            #expect(held.titles.values.contains { $0.hasSuffix("%") })
+            let id = try #require(initial.sorted().first)
+            alice.send(#"{"type":"select","id":"\#(id)"}"#)
+            let callout = alice.next(timeout: 5) { $0["type"] as? String == "callout" }
+            #expect(callout?["id"] as? String == id)
+            #expect((callout?["details"] as? [Any])?.isEmpty == false)
+        }
+
         @Test func initialRegionPansTogglesCalloutIsolationAndBadFrames() throws {
             let pipeline = try Pipeline.start()
             defer { pipeline.stop() }

@@ -350,6 +350,11 @@ public final class FilterEngine {
 
     private func writeVisible(_ client: ClientState, snapshot: StationSnapshot?, full: Bool, stations: [Int32],
                               clusters: [Cluster], removed: [UInt64], staleThreshold threshold: Double?, into out: inout JSONWriter) {
+        if let defaults = options.chainedFormat {
+            writeAnnotations(client, snapshot: snapshot, full: full, stations: stations, clusters: clusters, removed: removed,
+                             staleThreshold: threshold, defaults: defaults, into: &out)
+            return
+        }
         let viewport = client.viewport
         // The head and tail typed; the items streamed in place between them (the same bytes as
         // `Visible.write` with `Visible.Item`s, without building them).
@@ -371,10 +376,13 @@ public final class FilterEngine {
             }
         }
         for cluster in clusters { Visible.Item.cluster(cluster).write(to: &out) }
+        Visible.writeTail(remove: removedIDs(removed), to: &out)
+    }
+
+    /// The ids of removed keys, ascending by key as given.
+    func removedIDs(_ removed: [UInt64]) -> LazyMapSequence<[UInt64], String> {
         let interner = interner
-        Visible.writeTail(remove: removed.lazy.map { key in
-            Cluster.isCluster(key) ? Cluster.id(forKey: key) : (interner.id(for: key) ?? "")
-        }, to: &out)
+        return removed.lazy.map { key in Cluster.isCluster(key) ? Cluster.id(forKey: key) : (interner.id(for: key) ?? "") }
     }
 
     /// Sends the selected station's current data, or a clear when it is no longer visible as a

@@ -26,6 +26,10 @@ public struct FilterOptions: Sendable {
     /// The clients this filter serves (``Shard``): messages of other clients are left to their
     /// shard. `.whole` serves every client.
     public var shard = Shard.whole
+    /// The formatter's defaults when the formatter is chained behind this filter in its process
+    /// (`isobar filter --chain-format`): client sets are then written as the formatter's
+    /// `annotations` straight from the snapshot, not as `visible`. nil: `visible`.
+    public var chainedFormat: ResolvedPresentation?
 
     public init() {}
 }

@@ -107,26 +107,75 @@ public struct FormatEngine: Sendable {
         writeNumber("latitude", item.coordinate.latitude, text: UnsafeRawBufferPointer(rebasing: bytes[item.latitudeText]), into: &out)
         writeNumber("longitude", item.coordinate.longitude, text: UnsafeRawBufferPointer(rebasing: bytes[item.longitudeText]), into: &out)
         out.objectEnd()
+        writeRest(temperature: item.temperature, windSpeed: item.windSpeed, windDirection: item.windDirection,
+                  precipitation: item.precipitation, clusterCount: item.clusterCount, stale: item.stale, titles: titles, into: &out) {
+            if let name = item.plainName { $0.raw(UnsafeRawBufferPointer(rebasing: bytes[name])) } else { $0.string(item.name) }
+        }
+    }
+
+    /// The annotation of a station as the formatter writes it for the filter's `visible` item of
+    /// that station (`isobar filter --chain-format`, which writes no `visible`): the same bytes,
+    /// since every number the filter writes reads back as the same double and every string as the
+    /// same text (`FormatChainTests` compares the two).
+    static func write(station: Station, stale: Bool, titles: TitleFormatter, into out: inout JSONWriter) {
+        out.objectStart()
+        out.key("id"); out.string(station.id)
+        out.key("coordinate")
+        out.objectStart()
+        out.key("latitude"); out.number(station.coordinate.latitude + 0.0)
+        out.key("longitude"); out.number(station.coordinate.longitude + 0.0)
+        out.objectEnd()
+        writeRest(temperature: read(station.temperature), windSpeed: read(station.windSpeed), windDirection: read(station.windDirection),
+                  precipitation: read(station.precipitation), clusterCount: nil, stale: stale, titles: titles, into: &out) {
+            $0.string(station.name)
+        }
+    }
+
+    /// The annotation of a cluster, as `write(station:stale:titles:into:)` for a station.
+    static func write(cluster: Cluster, titles: TitleFormatter, into out: inout JSONWriter) {
+        out.objectStart()
+        out.key("id"); out.string(cluster.id)
+        out.key("coordinate")
+        out.objectStart()
+        out.key("latitude"); out.number(cluster.coordinate.latitude + 0.0)
+        out.key("longitude"); out.number(cluster.coordinate.longitude + 0.0)
+        out.objectEnd()
+        writeRest(temperature: read(cluster.temperature), windSpeed: read(cluster.windSpeed), windDirection: read(cluster.windDirection),
+                  precipitation: read(cluster.precipitation), clusterCount: cluster.count, stale: false, titles: titles, into: &out) { _ in }
+    }
+
+    /// A value as the formatter reads it back from the filter's text: non-finite is written
+    /// `null` (nil), -0 as `0`.
+    @inline(__always)
+    private static func read(_ value: Double?) -> Double? {
+        guard let value, value.isFinite else { return nil }
+        return value + 0.0
+    }
+
+    /// An annotation's members after `coordinate`, and its end; `name` writes a station's subtitle.
+    @inline(__always)
+    private static func writeRest(temperature: Double?, windSpeed: Double?, windDirection: Double?, precipitation: Double?,
+                                  clusterCount: Int?, stale: Bool, titles: TitleFormatter, into out: inout JSONWriter,
+                                  name: (inout JSONWriter) -> Void) {
         out.key("title")
-        out.string(titles.title(temperature: item.temperature, windSpeed: item.windSpeed, windDirection: item.windDirection,
-                                precipitation: item.precipitation))
-        if let count = item.clusterCount {
+        out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation))
+        if let count = clusterCount {
             out.key("subtitle"); out.string(titles.stationsLabel(count))
             out.key("cluster"); out.bool(true)
             out.key("count"); out.int(count)
         } else {
             out.key("subtitle")
-            if let name = item.plainName { out.raw(UnsafeRawBufferPointer(rebasing: bytes[name])) } else { out.string(item.name) }
+            name(&out)
         }
         switch titles.presentation.field {
         case .temperature:
-            out.key("value"); out.number(titles.temperature(item.temperature).map { ($0 * 10).rounded() / 10 })
+            out.key("value"); out.number(titles.temperature(temperature).map { ($0 * 10).rounded() / 10 })
         case .precipitation:
-            out.key("value"); out.number(item.precipitation)
+            out.key("value"); out.number(precipitation)
         case .wind:
-            titles.writeWind(speed: item.windSpeed, direction: item.windDirection, into: &out)
+            titles.writeWind(speed: windSpeed, direction: windDirection, into: &out)
         }
-        if item.stale { out.key("stale"); out.bool(true) }
+        if stale { out.key("stale"); out.bool(true) }
         out.objectEnd()
     }
 
