@@ -18,7 +18,7 @@ extension FilterEngine {
             snapshot.stations.withUnsafeBufferPointer { all in
                 for position in stations {
                     let stale = uniform ?? threshold.map { StaleClock.isStale(all[Int(position)], threshold: $0, fetchedAt: fetchedAt) } ?? false
-                    FormatEngine.write(station: all[Int(position)], stale: stale, titles: titles, into: &out)
+                    all[Int(position)].writeAnnotation(stale: stale, titles: titles, into: &out)
                 }
             }
         }

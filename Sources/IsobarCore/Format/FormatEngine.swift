@@ -108,30 +108,11 @@ public struct FormatEngine: Sendable {
         writeNumber("longitude", item.coordinate.longitude, text: UnsafeRawBufferPointer(rebasing: bytes[item.longitudeText]), into: &out)
         out.objectEnd()
         writeRest(temperature: item.temperature, windSpeed: item.windSpeed, windDirection: item.windDirection,
-                  precipitation: item.precipitation, clusterCount: item.clusterCount, stale: item.stale, titles: titles, into: &out) {
-            if let name = item.plainName { $0.raw(UnsafeRawBufferPointer(rebasing: bytes[name])) } else { $0.string(item.name) }
-        }
+                  precipitation: item.precipitation, clusterCount: item.clusterCount, stale: item.stale, titles: titles, into: &out,
+                  subtitle: item.plainName.map { .quoted(UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? .text(item.name))
     }
 
-    /// The annotation of a station as the formatter writes it for the filter's `visible` item of
-    /// that station (`isobar filter --chain-format`, which writes no `visible`): the same bytes,
-    /// since every number the filter writes reads back as the same double and every string as the
-    /// same text (`FormatChainTests` compares the two).
-    static func write(station: Station, stale: Bool, titles: TitleFormatter, into out: inout JSONWriter) {
-        out.objectStart()
-        out.key("id"); out.string(station.id)
-        out.key("coordinate")
-        out.objectStart()
-        out.key("latitude"); out.number(station.coordinate.latitude + 0.0)
-        out.key("longitude"); out.number(station.coordinate.longitude + 0.0)
-        out.objectEnd()
-        writeRest(temperature: read(station.temperature), windSpeed: read(station.windSpeed), windDirection: read(station.windDirection),
-                  precipitation: read(station.precipitation), clusterCount: nil, stale: stale, titles: titles, into: &out) {
-            $0.string(station.name)
-        }
-    }
-
-    /// The annotation of a cluster, as `write(station:stale:titles:into:)` for a station.
+    /// The annotation of a cluster, as `Station.writeAnnotation(stale:titles:into:)` for a station.
     static func write(cluster: Cluster, titles: TitleFormatter, into out: inout JSONWriter) {
         out.objectStart()
         out.key("id"); out.string(cluster.id)
@@ -141,22 +122,24 @@ public struct FormatEngine: Sendable {
         out.key("longitude"); out.number(cluster.coordinate.longitude + 0.0)
         out.objectEnd()
         writeRest(temperature: read(cluster.temperature), windSpeed: read(cluster.windSpeed), windDirection: read(cluster.windDirection),
-                  precipitation: read(cluster.precipitation), clusterCount: cluster.count, stale: false, titles: titles, into: &out) { _ in }
+                  precipitation: read(cluster.precipitation), clusterCount: cluster.count, stale: false, titles: titles, into: &out,
+                  subtitle: .text(""))
     }
 
     /// A value as the formatter reads it back from the filter's text: non-finite is written
     /// `null` (nil), -0 as `0`.
     @inline(__always)
-    private static func read(_ value: Double?) -> Double? {
+    static func read(_ value: Double?) -> Double? {
         guard let value, value.isFinite else { return nil }
         return value + 0.0
     }
 
-    /// An annotation's members after `coordinate`, and its end; `name` writes a station's subtitle.
+    /// A station's annotation members after `coordinate`, and its end (`subtitle` is its name as
+    /// the caller writes it); a cluster's when `clusterCount` is set (`subtitle` unused).
     @inline(__always)
-    private static func writeRest(temperature: Double?, windSpeed: Double?, windDirection: Double?, precipitation: Double?,
-                                  clusterCount: Int?, stale: Bool, titles: TitleFormatter, into out: inout JSONWriter,
-                                  name: (inout JSONWriter) -> Void) {
+    static func writeRest(temperature: Double?, windSpeed: Double?, windDirection: Double?, precipitation: Double?,
+                          clusterCount: Int?, stale: Bool, titles: TitleFormatter, into out: inout JSONWriter,
+                          subtitle: AnnotationSubtitle) {
         out.key("title")
         out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation))
         if let count = clusterCount {
@@ -165,7 +148,10 @@ public struct FormatEngine: Sendable {
             out.key("count"); out.int(count)
         } else {
             out.key("subtitle")
-            name(&out)
+            switch subtitle {
+            case .quoted(let text): out.raw(text)
+            case .text(let name): out.string(name)
+            }
         }
         switch titles.presentation.field {
         case .temperature:
@@ -209,4 +195,33 @@ enum JSONDecodingAccess {
     static func string(_ storage: [UInt8], _ range: Range<Int>) -> String {
         storage.withUnsafeBytes { JSONDecoding.unescape($0, (range.lowerBound + 1)..<(range.upperBound - 1)) }
     }
+}
+
+extension Station {
+    /// The annotation of this station as the formatter writes it for the filter's `visible` item
+    /// of it (`isobar filter --chain-format`, which writes no `visible`): the same bytes, since
+    /// every number the filter writes reads back as the same double and every string as the same
+    /// text (`FormatChainTests` compares the two). A method, so the filter calls it on the
+    /// snapshot's record in place: not inlined, so the caller passes the record where it lies
+    /// (inlined into a loop over an unsafe buffer, the record was copied, its strings retained).
+    @inline(never)
+    func writeAnnotation(stale: Bool, titles: TitleFormatter, into out: inout JSONWriter) {
+        out.objectStart()
+        out.key("id"); out.string(id)
+        out.key("coordinate")
+        out.objectStart()
+        out.key("latitude"); out.number(coordinate.latitude + 0.0)
+        out.key("longitude"); out.number(coordinate.longitude + 0.0)
+        out.objectEnd()
+        FormatEngine.writeRest(temperature: FormatEngine.read(temperature), windSpeed: FormatEngine.read(windSpeed),
+                               windDirection: FormatEngine.read(windDirection), precipitation: FormatEngine.read(precipitation),
+                               clusterCount: nil, stale: stale, titles: titles, into: &out, subtitle: .text(name))
+    }
+}
+
+/// A station annotation's subtitle as `FormatEngine.writeRest` gets it: JSON text to copy (a plain
+/// string of the filter's line, quotes included) or a name to write.
+enum AnnotationSubtitle {
+    case quoted(UnsafeRawBufferPointer)
+    case text(String)
 }
