@@ -29,6 +29,10 @@ struct FilterCommand: AsyncParsableCommand {
         With --bus the same engine speaks the bus in process instead of stdin/stdout (what `isobar up`
         runs): subscribed at ISOBAR_SUB to the filter's topics (with --shard, its partitions only),
         publishing at ISOBAR_PUB exactly what `isobar plug` would publish for it.
+        With --chain-format the formatter runs behind the filter in this process: the output is what
+        `isobar filter | isobar format` would print (annotations, callouts, places, results, starred,
+        reports; other lines as the filter writes them), with no visible line between them
+        (PROTOCOL.md, "The bus").
         """)
 
     @Option(help: "Register a viewport LAT,LON,DLAT,DLON for a pinned client (pipe use).")
