@@ -99,14 +99,12 @@ public struct FormatEngine: Sendable {
     /// Writes one annotation (the same bytes as `Annotations.Item.write(to:field:)`, copying text
     /// that is already canonical).
     private static func write(_ item: AnnotationInput, in bytes: UnsafeRawBufferPointer, titles: TitleFormatter, into out: inout JSONWriter) {
-        out.objectStart()
-        out.key("id")
+        out.opening(#"{"id":"#)
         if let plainID = item.plainID { out.raw(UnsafeRawBufferPointer(rebasing: bytes[plainID])) } else { out.string(item.id) }
-        out.key("coordinate")
-        out.objectStart()
-        writeNumber("latitude", item.coordinate.latitude, text: UnsafeRawBufferPointer(rebasing: bytes[item.latitudeText]), into: &out)
-        writeNumber("longitude", item.coordinate.longitude, text: UnsafeRawBufferPointer(rebasing: bytes[item.longitudeText]), into: &out)
-        out.objectEnd()
+        out.continuing(#","coordinate":{"latitude":"#)
+        writeNumber(item.coordinate.latitude, text: UnsafeRawBufferPointer(rebasing: bytes[item.latitudeText]), into: &out)
+        out.continuing(#","longitude":"#)
+        writeNumber(item.coordinate.longitude, text: UnsafeRawBufferPointer(rebasing: bytes[item.longitudeText]), into: &out)
         writeRest(temperature: item.temperature, windSpeed: item.windSpeed, windDirection: item.windDirection,
                   precipitation: item.precipitation, clusterCount: item.clusterCount, stale: item.stale, titles: titles, into: &out,
                   subtitle: item.plainName.map { .quoted(UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? .text(item.name))
@@ -114,13 +112,9 @@ public struct FormatEngine: Sendable {
 
     /// The annotation of a cluster, as `Station.writeAnnotation(stale:titles:into:)` for a station.
     static func write(cluster: Cluster, titles: TitleFormatter, into out: inout JSONWriter) {
-        out.objectStart()
-        out.key("id"); out.string(cluster.id)
-        out.key("coordinate")
-        out.objectStart()
-        out.key("latitude"); out.number(cluster.coordinate.latitude + 0.0)
-        out.key("longitude"); out.number(cluster.coordinate.longitude + 0.0)
-        out.objectEnd()
+        out.opening(#"{"id":"#); out.string(cluster.id)
+        out.continuing(#","coordinate":{"latitude":"#); out.number(cluster.coordinate.latitude + 0.0)
+        out.continuing(#","longitude":"#); out.number(cluster.coordinate.longitude + 0.0)
         writeRest(temperature: read(cluster.temperature), windSpeed: read(cluster.windSpeed), windDirection: read(cluster.windDirection),
                   precipitation: read(cluster.precipitation), clusterCount: cluster.count, stale: false, titles: titles, into: &out,
                   subtitle: .text(""))
@@ -134,20 +128,19 @@ public struct FormatEngine: Sendable {
         return value + 0.0
     }
 
-    /// A station's annotation members after `coordinate`, and its end (`subtitle` is its name as
+    /// A station's annotation members after the coordinate's last number (closing it), and its end (`subtitle` is its name as
     /// the caller writes it); a cluster's when `clusterCount` is set (`subtitle` unused).
     @inline(__always)
     static func writeRest(temperature: Double?, windSpeed: Double?, windDirection: Double?, precipitation: Double?,
                           clusterCount: Int?, stale: Bool, titles: TitleFormatter, into out: inout JSONWriter,
                           subtitle: AnnotationSubtitle) {
-        out.key("title")
+        out.continuing(#"},"title":"#)
         out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation))
         if let count = clusterCount {
-            out.key("subtitle"); out.string(titles.stationsLabel(count))
-            out.key("cluster"); out.bool(true)
-            out.key("count"); out.int(count)
+            out.continuing(#","subtitle":"#); out.string(titles.stationsLabel(count))
+            out.continuing(#","cluster":true,"count":"#); out.int(count)
         } else {
-            out.key("subtitle")
+            out.continuing(#","subtitle":"#)
             switch subtitle {
             case .quoted(let text): out.raw(text)
             case .text(let name): out.string(name)
@@ -155,20 +148,19 @@ public struct FormatEngine: Sendable {
         }
         switch titles.presentation.field {
         case .temperature:
-            out.key("value"); out.number(titles.temperature(temperature).map { ($0 * 10).rounded() / 10 })
+            out.continuing(#","value":"#); out.number(titles.temperature(temperature).map { ($0 * 10).rounded() / 10 })
         case .precipitation:
-            out.key("value"); out.number(precipitation)
+            out.continuing(#","value":"#); out.number(precipitation)
         case .wind:
             titles.writeWind(speed: windSpeed, direction: windDirection, into: &out)
         }
-        if stale { out.key("stale"); out.bool(true) }
+        if stale { out.continuing(#","stale":true"#) }
         out.objectEnd()
     }
 
-    /// Writes `key: value`, copying the input's `text` when it is already what the writer would
+    /// Writes a number, copying the input's `text` when it is already what the writer would
     /// print (the filter's output always is): no second trip through `Double` printing.
-    private static func writeNumber(_ key: StaticString, _ value: Double, text: UnsafeRawBufferPointer, into out: inout JSONWriter) {
-        out.key(key)
+    private static func writeNumber(_ value: Double, text: UnsafeRawBufferPointer, into out: inout JSONWriter) {
         if JSONWriter.isCanonicalShortNumber(text) {
             out.raw(text)
         } else {
@@ -206,13 +198,9 @@ extension Station {
     /// (inlined into a loop over an unsafe buffer, the record was copied, its strings retained).
     @inline(never)
     func writeAnnotation(stale: Bool, titles: TitleFormatter, into out: inout JSONWriter) {
-        out.objectStart()
-        out.key("id"); out.string(id)
-        out.key("coordinate")
-        out.objectStart()
-        out.key("latitude"); out.number(coordinate.latitude + 0.0)
-        out.key("longitude"); out.number(coordinate.longitude + 0.0)
-        out.objectEnd()
+        out.opening(#"{"id":"#); out.string(id)
+        out.continuing(#","coordinate":{"latitude":"#); out.number(coordinate.latitude + 0.0)
+        out.continuing(#","longitude":"#); out.number(coordinate.longitude + 0.0)
         FormatEngine.writeRest(temperature: FormatEngine.read(temperature), windSpeed: FormatEngine.read(windSpeed),
                                windDirection: FormatEngine.read(windDirection), precipitation: FormatEngine.read(precipitation),
                                clusterCount: nil, stale: stale, titles: titles, into: &out, subtitle: .text(name))

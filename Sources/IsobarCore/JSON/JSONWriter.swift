@@ -50,6 +50,35 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
+    /// Writes JSON text that begins a member or an element and ends where its value goes
+    /// (`{"id":`, `"coordinate":{"latitude":`), with the comma first when one is due, in one
+    /// append: the hot writers' runs of constant text. The next value call completes it.
+    public mutating func opening(_ text: StaticString) {
+        let count = text.utf8CodeUnitCount
+        guard count <= 62 else {
+            separate()
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: count))
+            needsComma = false
+            return
+        }
+        let comma = needsComma
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var at = 0
+            if comma { buffer[0] = UInt8(ascii: ","); at = 1 }
+            (base + at).update(from: text.utf8Start, count: count)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<(at + count)]))
+        }
+        needsComma = false
+    }
+
+    /// Writes JSON text that continues after a value and ends where the next value goes
+    /// (`,"longitude":`, `},"title":`), as is, in one append. The next value call completes it.
+    public mutating func continuing(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        needsComma = false
+    }
+
     /// A key computed at run time (literals take the `StaticString` overload, which copies nothing).
     public mutating func key(text name: String) {
         separate()
