@@ -108,6 +108,24 @@ import Testing
         }
     }
 
+    /// `Cluster.writeID` (the filter's writer, no String) writes what `string(Cluster.id(forKey:))` does.
+    @Test func clusterIDsWriteAsTheirString() {
+        var random = TestSupport.Random(seed: 5)
+        let fixed = [(-64, 0, 0), (63, 0xFF_FFFF, 0xFF_FFFF), (-1, 9, 10), (0, 0, 0), (-10, 123_456, 7), (7, 99, 100)]
+        let keys = fixed.map { Cluster.key(level: $0.0, row: $0.1, column: $0.2) } + (0..<500).map { _ in
+            Cluster.key(level: Int(random.next() % 128) - 64, row: Int(random.next() % 0x100_0000), column: Int(random.next() % 0x100_0000))
+        }
+        for key in keys {
+            var direct = JSONWriter(), viaString = JSONWriter()
+            direct.arrayStart(); viaString.arrayStart()
+            for _ in 0..<2 {
+                Cluster.writeID(forKey: key, into: &direct)
+                viaString.string(Cluster.id(forKey: key))
+            }
+            #expect(String(decoding: direct.bytes, as: UTF8.self) == String(decoding: viaString.bytes, as: UTF8.self))
+        }
+    }
+
     @Test func typedAnnotationsApplyLikeTheirJSON() throws {
         let (_, format) = try run()
         var fromJSON = AnnotationSet()

@@ -23,6 +23,6 @@ extension FilterEngine {
             }
         }
         for cluster in clusters { FormatEngine.write(cluster: cluster, titles: titles, into: &out) }
-        Annotations.writeTail(remove: removedIDs(removed), to: &out)
+        Visible.writeTail(to: &out) { writeRemoved(removed, into: &$0) }  // the tail of `annotations` too
     }
 }

@@ -376,13 +376,18 @@ public final class FilterEngine {
             }
         }
         for cluster in clusters { Visible.Item.cluster(cluster).write(to: &out) }
-        Visible.writeTail(remove: removedIDs(removed), to: &out)
+        Visible.writeTail(to: &out) { writeRemoved(removed, into: &$0) }
     }
 
-    /// The ids of removed keys, ascending by key as given.
-    func removedIDs(_ removed: [UInt64]) -> LazyMapSequence<[UInt64], String> {
-        let interner = interner
-        return removed.lazy.map { key in Cluster.isCluster(key) ? Cluster.id(forKey: key) : (interner.id(for: key) ?? "") }
+    /// The ids of removed keys as array elements, in the order given (ascending by key).
+    func writeRemoved(_ removed: [UInt64], into out: inout JSONWriter) {
+        for key in removed {
+            if Cluster.isCluster(key) {
+                Cluster.writeID(forKey: key, into: &out)
+            } else {
+                out.string(interner.id(for: key) ?? "")
+            }
+        }
     }
 
     /// Sends the selected station's current data, or a clear when it is no longer visible as a

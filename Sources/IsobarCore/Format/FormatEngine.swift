@@ -112,7 +112,7 @@ public struct FormatEngine: Sendable {
 
     /// The annotation of a cluster, as `Station.writeAnnotation(stale:titles:into:)` for a station.
     static func write(cluster: Cluster, titles: TitleFormatter, into out: inout JSONWriter) {
-        out.opening(#"{"id":"#); out.string(cluster.id)
+        out.opening(#"{"id":"#); Cluster.writeID(forKey: cluster.key, into: &out)
         out.continuing(#","coordinate":{"latitude":"#); out.number(cluster.coordinate.latitude + 0.0)
         out.continuing(#","longitude":"#); out.number(cluster.coordinate.longitude + 0.0)
         writeRest(temperature: read(cluster.temperature), windSpeed: read(cluster.windSpeed), windDirection: read(cluster.windDirection),

@@ -26,6 +26,28 @@ public struct Cluster: Sendable, Equatable {
         return "cluster:\(level):\(row):\(column)"
     }
 
+    /// Writes `id(forKey:)` as a JSON string value, without making the String (the filter writes
+    /// one per cluster that enters or leaves a view).
+    public static func writeID(forKey key: UInt64, into writer: inout JSONWriter) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            var at = buffer.count
+            func put(_ byte: UInt8) { at -= 1; buffer[at] = byte }
+            func put(_ value: Int) {
+                var rest = value.magnitude
+                repeat { put(UInt8(ascii: "0") + UInt8(rest % 10)); rest /= 10 } while rest > 0
+                if value < 0 { put(UInt8(ascii: "-")) }
+            }
+            put(UInt8(ascii: "\""))
+            put(Int(key & 0xFF_FFFF))
+            put(UInt8(ascii: ":"))
+            put(Int((key >> 24) & 0xFF_FFFF))
+            put(UInt8(ascii: ":"))
+            put(Int((key >> 48) & 0x7F) - 64)
+            for byte in "\"cluster:".utf8.reversed() { put(byte) }
+            writer.raw(UnsafeBufferPointer(rebasing: buffer[at...]))
+        }
+    }
+
     public static func isCluster(_ key: UInt64) -> Bool { key & (1 << 63) != 0 }
 
     /// The key of a `cluster:<level>:<row>:<column>` id, nil for anything else (or out of the
@@ -72,7 +94,7 @@ public struct Cluster: Sendable, Equatable {
     }
 
     public func writeMembers(to writer: inout JSONWriter) {
-        writer.key("id"); writer.string(id)
+        writer.key("id"); Self.writeID(forKey: key, into: &writer)
         writer.key("cluster"); writer.bool(true)
         writer.key("count"); writer.int(count)
         writer.key("latitude"); writer.number(coordinate.latitude)

@@ -129,10 +129,16 @@ public struct Visible: Sendable, Equatable {
 
     /// Closes `upsert`, writes `remove` and ends the line.
     public static func writeTail<Removed: Sequence<String>>(remove: Removed, to writer: inout JSONWriter) {
+        writeTail(to: &writer) { writer in for id in remove { writer.string(id) } }
+    }
+
+    /// Closes `upsert`, writes `remove` with `removed` (which writes the ids as array elements)
+    /// and ends the line.
+    public static func writeTail(to writer: inout JSONWriter, removed: (inout JSONWriter) -> Void) {
         writer.arrayEnd()
         writer.key("remove")
         writer.arrayStart()
-        for id in remove { writer.string(id) }
+        removed(&writer)
         writer.arrayEnd()
         writer.objectEnd()
         writer.newline()
