@@ -26,6 +26,8 @@ struct ClientsCommand: ParsableCommand {
     var zoomStep = 2.0
     @Option(help: "Untimed rounds of `steps` updates before the timed runs (warms caches, allocators and TCP windows; shown, not counted).")
     var warmup = 1
+    @Flag(help: "Load a snapshot fetched two days ago, so every station is marked stale (`\"stale\":true` on every annotation), instead of one fetched now.")
+    var staleData = false
     @Flag(help: "Send each client's next viewport as soon as its update is applied, instead of the burst of all updates taken together.")
     var oneAtATime = false
     @Option(help: "Filter shards (1: one filter, as `isobar up`; N: `isobar up --filters N`).")
@@ -38,7 +40,7 @@ struct ClientsCommand: ParsableCommand {
     func run() throws {
         let world = try WorldStations.load(path: common.world)
         let generated = StationGenerator(world: world, seed: common.seed).stations(count: stations)
-        let (id, lines) = StationGenerator.snapshotLines(generated)
+        let (id, lines) = StationGenerator.snapshotLines(generated, fetchedAt: staleData ? StationGenerator.fetchedLongAgo() : StationGenerator.fetchedNow())
         let shadow = Shadow(lines: lines)
         guard let snapshot = shadow.snapshot else { throw ValidationError("the shadow filter holds no snapshot") }
 
@@ -100,7 +102,8 @@ struct ClientsCommand: ParsableCommand {
 
         let rssLoaded = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
         let layout = (idle > 0 ? " (+ \(Format.int(idle)) idle)" : "") + (filters > 1 ? ", \(filters) filter shards" : "")
-        var table = Table("clients: \(Format.int(clients)) clients\(layout) x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°, pan steps up to \(panStep) x span, zoom steps up to \(zoomStep)x\(oneAtATime ? ", viewports sent one at a time" : "")",
+            + (common.chainFormat ? ", formatter chained in the filter" : "")
+        var table = Table("clients: \(Format.int(clients)) clients\(layout) x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°, pan steps up to \(panStep) x span, zoom steps up to \(zoomStep)x\(oneAtATime ? ", viewports sent one at a time" : "")\(staleData ? ", every station stale" : "")",
                           header: ["run", "updates/s", "seconds", "p50 ms", "p99 ms", "max ms", "filter RSS MB start / max / end"])
         var rates: [Double] = []
         var starved = 0

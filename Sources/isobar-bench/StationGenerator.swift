@@ -43,9 +43,18 @@ struct StationGenerator {
         return result
     }
 
+    /// When the generated snapshot was fetched: now, as for a live feed, so no station is older than
+    /// the filter's `--stale-after` (60 min) during a run. (Until 2026-11-25 this was a fixed time,
+    /// 2026-11-22 03:05 UTC: from an hour after it every station of every run was marked stale, each
+    /// annotation ~14 bytes longer. `clients --stale-data` still measures that workload.)
+    static func fetchedNow() -> Double { Date().timeIntervalSince1970.rounded() }
+
+    /// Long enough ago that every station is stale (`clients --stale-data`).
+    static func fetchedLongAgo() -> Double { fetchedNow() - 2 * 86_400 }
+
     /// Writes `stations` as one complete snapshot (station lines with seq 0..<n, then the end
     /// marker) to `path`, streaming so a million lines never sit in memory as text.
-    static func writeSnapshot(_ stations: [Station], day: Day = .today, fetchedAt: Double = 1_795_316_700,
+    static func writeSnapshot(_ stations: [Station], day: Day = .today, fetchedAt: Double = fetchedNow(),
                               to path: String) throws -> (id: String, bytes: Int) {
         guard FileManager.default.createFile(atPath: path, contents: nil),
               let handle = FileHandle(forWritingAtPath: path) else {
@@ -70,7 +79,7 @@ struct StationGenerator {
     }
 
     /// The snapshot as lines (without `\n`), for publishing on the bus.
-    static func snapshotLines(_ stations: [Station], day: Day = .today, fetchedAt: Double = 1_795_316_700) -> (id: String, lines: [[UInt8]]) {
+    static func snapshotLines(_ stations: [Station], day: Day = .today, fetchedAt: Double = fetchedNow()) -> (id: String, lines: [[UInt8]]) {
         let id = OnXFeed.snapshotID(day: day, stations: stations)
         var lines: [[UInt8]] = []
         lines.reserveCapacity(stations.count + 1)
