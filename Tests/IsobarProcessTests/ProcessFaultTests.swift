@@ -168,6 +168,15 @@ struct ProcessFaultTests {
         try run(targets: [.filterStage, .formatStage], rounds: max(2, Self.rounds / 2), pansAfterRestart: 3)
     }
 
+    /// `up --chain-format`: the formatter runs inside the filter, so a kill of the filter takes both;
+    /// the restarted filter's resync and the client's heartbeat repair it the same way.
+    @Test("kill -9 of the filter with the formatter chained in it: the client converges within 2 s of the restart",
+          .timeLimit(.minutes(10)))
+    func killNineChainedFilterWhilePanning() throws {
+        try run(targets: [.filterStage], rounds: max(2, Self.rounds / 4), pansAfterRestart: 3,
+                up: UpPipeline.sampleArguments + ["--chain-format"])
+    }
+
     /// The broker's turn, with the same three pans after it is back. Before the client's heartbeat
     /// carried its version, 3 of 20 broker kills left the client wrong for good: an answer lost
     /// while the peers reconnected went unnoticed by an idle client. See RELIABILITY.md.
