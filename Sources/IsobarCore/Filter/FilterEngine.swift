@@ -363,8 +363,8 @@ public final class FilterEngine {
         if let snapshot {
             let uniform = uniformStaleness(snapshot, threshold: threshold)
             let fetchedAt = snapshot.fetchedAt
-            // Through a buffer pointer: each station is written in place, not copied out of the
-            // array first (a copy retains and releases its two strings).
+            // Through a buffer pointer. (The compiler still copies each record for the call,
+            // retaining its strings; see `Station.writeAnnotation`.)
             snapshot.stations.withUnsafeBufferPointer { all in
                 for position in stations {
                     out.objectStart()

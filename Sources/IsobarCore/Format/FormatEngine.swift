@@ -193,9 +193,10 @@ extension Station {
     /// The annotation of this station as the formatter writes it for the filter's `visible` item
     /// of it (`isobar filter --chain-format`, which writes no `visible`): the same bytes, since
     /// every number the filter writes reads back as the same double and every string as the same
-    /// text (`FormatChainTests` compares the two). A method, so the filter calls it on the
-    /// snapshot's record in place: not inlined, so the caller passes the record where it lies
-    /// (inlined into a loop over an unsafe buffer, the record was copied, its strings retained).
+    /// text (`FormatChainTests` compares the two). Out of line, as measured. (The caller copies the
+    /// record for the call, retaining its strings: perf shows it, ~10 % of the chained filter
+    /// replayed; inlining, a pointer or field-by-field reads did not avoid it. BENCHMARKS.md, "The
+    /// formatter chained behind the filter".)
     @inline(never)
     func writeAnnotation(stale: Bool, titles: TitleFormatter, into out: inout JSONWriter) {
         out.opening(#"{"id":"#); out.string(id)
