@@ -69,6 +69,46 @@ extension GatewayProcessTests {
             return true
         }
 
+        /// alice on the map's port, sent the initial region and holding its 85 stations (checked).
+        func aliceInTheInitialRegion(_ pipeline: Pipeline, today: [Reference.Record]) -> (WSTestClient, HeldAnnotations, Set<String>) {
+            let alice = WSTestClient(port: pipeline.port, query: "?client=alice")
+            var held = HeldAnnotations()
+            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
+            let initial = Reference.visible(today, lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)
+            #expect(today.count == 181 && initial.count == 85)
+            #expect(converge(alice, &held, to: initial), "holds \(held.titles.count)")
+            #expect(held.titles.count == 85)
+            return (alice, held, initial)
+        }
+
+        /// `steps` random pans and zooms over the US, each converging to brute force (paced under
+        /// the gateway's default 20 messages/s, as a map throttles its viewports); no version gap.
+        func panConverges(_ alice: WSTestClient, _ held: inout HeldAnnotations, today: [Reference.Record], steps: Int) {
+            var rng = SystemRandomNumberGenerator()
+            for step in 0..<steps {
+                Thread.sleep(forTimeInterval: 0.05)
+                let lat = Double.random(in: 20...60, using: &rng), lon = Double.random(in: -130 ... -70, using: &rng)
+                let dlat = Double.random(in: 1...40, using: &rng), dlon = Double.random(in: 1...60, using: &rng)
+                alice.send(Reference.viewport(lat: lat, lon: lon, dlat: dlat, dlon: dlon))
+                let expected = Reference.visible(today, lat: lat, lon: lon, dlat: dlat, dlon: dlon)
+                let ok = converge(alice, &held, to: expected)
+                #expect(ok, "pan \(step) \(lat),\(lon) \(dlat)x\(dlon): holds \(held.titles.count), expected \(expected.count)")
+                if !ok { break }
+            }
+            #expect(held.gaps == 0)
+        }
+
+        /// The initial region again with the precipitation field: a full set of the same stations,
+        /// titled in percent.
+        func precipitationToggleConverges(_ alice: WSTestClient, _ held: inout HeldAnnotations, initial: Set<String>) throws {
+            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20, field: "precipitation"))
+            let toggled = alice.next(timeout: 5) { $0["type"] as? String == "annotations" && $0["full"] as? Bool == true }
+            try #require(toggled != nil)
+            held.apply(toggled ?? [:])
+            #expect(Set(held.titles.keys) == initial)
+            #expect(held.titles.values.contains { $0.hasSuffix("%") })
+        }
+
         /// One host with the bus on Unix sockets (docs/deploy.md): every process of `isobar up` on
         /// `ipc://` endpoints, and a WebSocket client on the map's port holds the initial region's 85.
         @Test func wholePipelineOverUnixSockets() throws {
@@ -76,14 +116,7 @@ extension GatewayProcessTests {
             defer { pipeline.stop() }
             try pipeline.waitUntilHealthy()
             #expect(pipeline.process.stderrText.contains("publishers connect to \(pipeline.pub), subscribers to \(pipeline.sub)"))
-            let today = try Reference.records("today")
-            let alice = WSTestClient(port: pipeline.port, query: "?client=alice")
-            var held = HeldAnnotations()
-            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
-            let initial = Reference.visible(today, lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)
-            #expect(initial.count == 85)
-            #expect(converge(alice, &held, to: initial), "holds \(held.titles.count)")
-            #expect(held.titles.count == 85)
+            _ = aliceInTheInitialRegion(pipeline, today: try Reference.records("today"))
         }
 
         /// `isobar up --chain-format`: no `format` process; the filter writes the formatter's
@@ -97,29 +130,10 @@ extension GatewayProcessTests {
             #expect(started.contains("up: started filter (pid"))
             #expect(!started.contains("up: started format"), "a format process started: \(started.suffix(2_000))")
             let today = try Reference.records("today")
-            let alice = WSTestClient(port: pipeline.port, query: "?client=alice")
-            var held = HeldAnnotations()
-            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
-            let initial = Reference.visible(today, lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)
-            #expect(initial.count == 85)
-            #expect(converge(alice, &held, to: initial), "holds \(held.titles.count)")
-            var rng = SystemRandomNumberGenerator()
-            for step in 0..<40 {
-                Thread.sleep(forTimeInterval: 0.05)
-                let lat = Double.random(in: 20...60, using: &rng), lon = Double.random(in: -130 ... -70, using: &rng)
-                let dlat = Double.random(in: 1...40, using: &rng), dlon = Double.random(in: 1...60, using: &rng)
-                alice.send(Reference.viewport(lat: lat, lon: lon, dlat: dlat, dlon: dlon))
-                let ok = converge(alice, &held, to: Reference.visible(today, lat: lat, lon: lon, dlat: dlat, dlon: dlon))
-                #expect(ok, "pan \(step) \(lat),\(lon) \(dlat)x\(dlon): holds \(held.titles.count)")
-                if !ok { break }
-            }
-            #expect(held.gaps == 0)
-            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20, field: "precipitation"))
-            let toggled = alice.next(timeout: 5) { $0["type"] as? String == "annotations" && $0["full"] as? Bool == true }
-            try #require(toggled != nil)
-            held.apply(toggled ?? [:])
-            #expect(Set(held.titles.keys) == initial)
-            #expect(held.titles.values.contains { $0.hasSuffix("%") })
+            let (alice, first, initial) = aliceInTheInitialRegion(pipeline, today: today)
+            var held = first
+            panConverges(alice, &held, today: today, steps: 40)
+            try precipitationToggleConverges(alice, &held, initial: initial)
             let id = try #require(initial.sorted().first)
             alice.send(#"{"type":"select","id":"\#(id)"}"#)
             let callout = alice.next(timeout: 5) { $0["type"] as? String == "callout" }
@@ -134,39 +148,15 @@ extension GatewayProcessTests {
             let today = try Reference.records("today")
             let tomorrow = try Reference.records("tomorrow")
 
-            // The initial region: 85 of 181 stations.
-            let alice = WSTestClient(port: pipeline.port, query: "?client=alice")
-            var held = HeldAnnotations()
-            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
-            let initial = Reference.visible(today, lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)
-            #expect(today.count == 181 && initial.count == 85)
-            #expect(converge(alice, &held, to: initial), "holds \(held.titles.count)")
-            #expect(held.titles.count == 85)
-
-            // 200 random pans and zooms converge to brute force (paced under the gateway's default
-            // 20 messages/s, as a map throttles its viewports).
-            var rng = SystemRandomNumberGenerator()
-            for step in 0..<200 {
-                Thread.sleep(forTimeInterval: 0.05)
-                let lat = Double.random(in: 20...60, using: &rng), lon = Double.random(in: -130 ... -70, using: &rng)
-                let dlat = Double.random(in: 1...40, using: &rng), dlon = Double.random(in: 1...60, using: &rng)
-                alice.send(Reference.viewport(lat: lat, lon: lon, dlat: dlat, dlon: dlon))
-                let expected = Reference.visible(today, lat: lat, lon: lon, dlat: dlat, dlon: dlon)
-                let ok = converge(alice, &held, to: expected)
-                #expect(ok, "pan \(step) \(lat),\(lon) \(dlat)x\(dlon): holds \(held.titles.count), expected \(expected.count)")
-                if !ok { break }
-            }
-            #expect(held.gaps == 0)
+            // The initial region: 85 of 181 stations; 200 random pans and zooms converge to brute force.
+            let (alice, first, initial) = aliceInTheInitialRegion(pipeline, today: today)
+            var held = first
+            panConverges(alice, &held, today: today, steps: 200)
 
             // Day toggle: tomorrow's set; field toggle: precipitation titles end in %.
             alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20, day: "tomorrow"))
             #expect(converge(alice, &held, to: Reference.visible(tomorrow, lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)))
-            alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20, field: "precipitation"))
-            let toggled = alice.next(timeout: 5) { $0["type"] as? String == "annotations" && $0["full"] as? Bool == true }
-            try #require(toggled != nil)
-            held.apply(toggled ?? [:])
-            #expect(Set(held.titles.keys) == initial)
-            #expect(held.titles.values.contains { $0.hasSuffix("%") })
+            try precipitationToggleConverges(alice, &held, initial: initial)
             #expect(!held.titles.values.contains { $0.hasSuffix("°") })
 
             // Select -> callout for this client only.

@@ -35,19 +35,12 @@ public struct JSONWriter: Sendable {
             needsComma = false
             return
         }
-        let comma = needsComma
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var at = 0
-            if comma { buffer[0] = UInt8(ascii: ","); at = 1 }
-            buffer[at] = UInt8(ascii: "\"")
-            (base + at + 1).update(from: name.utf8Start, count: count)
-            at += 1 + count
-            buffer[at] = UInt8(ascii: "\"")
-            buffer[at + 1] = UInt8(ascii: ":")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<(at + 2)]))
+        appendSeparated(count + 3) { at in
+            at[0] = UInt8(ascii: "\"")
+            (at + 1).update(from: name.utf8Start, count: count)
+            at[count + 1] = UInt8(ascii: "\"")
+            at[count + 2] = UInt8(ascii: ":")
         }
-        needsComma = false
     }
 
     /// Writes JSON text that begins a member or an element and ends where its value goes
@@ -61,13 +54,20 @@ public struct JSONWriter: Sendable {
             needsComma = false
             return
         }
+        appendSeparated(count) { $0.update(from: text.utf8Start, count: count) }
+    }
+
+    /// Appends the comma when one is due and then `count` (at most 63) bytes that `fill` writes
+    /// at the pointer, in one append through a stack buffer; the next value completes the member.
+    @inline(__always)
+    private mutating func appendSeparated(_ count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
         let comma = needsComma
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
             guard let base = buffer.baseAddress else { return }
-            var at = 0
-            if comma { buffer[0] = UInt8(ascii: ","); at = 1 }
-            (base + at).update(from: text.utf8Start, count: count)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<(at + count)]))
+            let start = comma ? 1 : 0
+            if comma { base[0] = UInt8(ascii: ",") }
+            fill(base + start)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: start + count))
         }
         needsComma = false
     }
