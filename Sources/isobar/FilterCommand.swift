@@ -102,11 +102,12 @@ struct FilterCommand: AsyncParsableCommand {
             engine.register(Viewport(client: client, region: viewport.region, day: day,
                                      presentation: Presentation(field: field), limit: limit))
         }
-        // The first words on the bus: ask the publishers to replay their snapshots.
         /// The engine's answers to one line, formatted in process with --chain-format.
         func answer(_ out: inout JSONWriter, _ produce: (inout JSONWriter) -> Void) {
-            if chain != nil { chain!.pass(into: &out, produce) } else { produce(&out) }
+            guard chain != nil else { produce(&out); return }
+            chain?.pass(into: &out, produce)
         }
+        // The first words on the bus: ask the publishers to replay their snapshots.
         let requestResync = self.requestResync
         let greet: (inout JSONWriter) -> Void = { if requestResync { Resync(reason: "filter started").write(to: &$0) } }
         if bus {
