@@ -72,13 +72,16 @@ import Testing
     static func compare(_ stations: [Station], regions count: Int, seed: UInt64) -> (clustered: Int, failures: [String]) {
         let snapshot = snapshot(stations)
         let coordinates = stations.map(\.coordinate)
+        let inputIndex = Dictionary(stations.enumerated().map { ($1.id, Int32($0)) }, uniquingKeysWith: { first, _ in first })
         var random = TestSupport.Random(seed: seed)
         var failures: [String] = []
         var clustered = 0
         for k in 0..<count {
             let region = region(k, &random, near: stations)
             let limit = limits[Int(random.next() % UInt64(limits.count))]
-            let items = Clusterer.items(in: region, of: snapshot, limit: limit)
+            var items = Clusterer.items(in: region, of: snapshot, limit: limit)
+            // The snapshot keeps its records in grid order; the reference counts in input order.
+            items.stations = items.stations.map { inputIndex[snapshot.stations[Int($0)].id] ?? -1 }
             let reference = ClusterReference(stations: stations, coordinates: coordinates, region: region, limit: limit)
             if !reference.clusters.isEmpty { clustered += 1 }
             let problems = problems(items, reference)

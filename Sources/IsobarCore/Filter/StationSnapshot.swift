@@ -66,6 +66,15 @@ public final class StationSnapshot {
             for (i, key) in keys.enumerated() { positions[Int(key)] = Int32(i) }
         }
         duplicateIDs = Array(Set(duplicates)).sorted()
+        // Records in grid order (cell by cell, `seq` order within a cell), so the stations of
+        // one viewport lie together in memory: a viewport's records, keys and fingerprints are
+        // a few contiguous runs instead of scattered cache misses.
+        // Every answer is unchanged: the grid walks (row, column, `seq`) either way, and removals
+        // are ordered by key, which keeps the order ids were first seen.
+        let order = SpatialGrid.cellOrder(of: stations.indices.lazy.map { stations[$0].coordinate })
+        Self.permute(&stations, by: order)
+        keys = order.map { keys[Int($0)] }
+        for (i, key) in keys.enumerated() { positions[Int(key)] = Int32(i) }
         self.stations = stations
         self.keys = keys
         fingerprints = stations.indices.map { stations[$0].fingerprint }
@@ -76,6 +85,23 @@ public final class StationSnapshot {
         staleClock = StaleClock(stations: stations)
         positionByKey = positions
         self.interner = interner
+    }
+
+    /// Rearranges `stations` in place so that `stations[i]` becomes the record that was at
+    /// `order[i]` (`order` a permutation), by following its cycles with swaps: no second array of
+    /// records (88 MB at a million stations) and no retain or release of their strings.
+    static func permute(_ stations: inout [Station], by order: [Int32]) {
+        var placed = [Bool](repeating: false, count: stations.count)
+        for start in stations.indices where !placed[start] {
+            var slot = start
+            while Int(order[slot]) != start {
+                let source = Int(order[slot])
+                stations.swapAt(slot, source)
+                placed[slot] = true
+                slot = source
+            }
+            placed[slot] = true
+        }
     }
 
     public func position(of id: String) -> Int? {

@@ -21,10 +21,30 @@ public struct SpatialGrid: Sendable {
     /// - Parameter cellsPerDegree: resolution; by default about 16 points per cell on average
     ///   for large sets (1° for up to ~1M points on 64,800 cells, finer above).
     public init<C: RandomAccessCollection>(coordinates: C, cellsPerDegree: Int? = nil) where C.Element == Coordinate, C.Index == Int {
-        let resolution = cellsPerDegree ?? (coordinates.count > 1_500_000 ? 2 : 1)
+        let resolution = Self.resolution(cellsPerDegree, count: coordinates.count)
         self.cellsPerDegree = resolution
         rows = 180 * resolution
         columns = 360 * resolution
+        (cellStart, order) = Self.sortByCell(coordinates, resolution: resolution)
+        latitudes = order.map { coordinates[coordinates.startIndex + Int($0)].latitude }
+        longitudes = order.map { coordinates[coordinates.startIndex + Int($0)].longitude }
+    }
+
+    /// The point indices a grid over `coordinates` walks, cell by cell and in index order within a
+    /// cell (its `order`), without building the grid: how a snapshot lays its records out.
+    public static func cellOrder<C: RandomAccessCollection>(of coordinates: C, cellsPerDegree: Int? = nil) -> [Int32]
+    where C.Element == Coordinate, C.Index == Int {
+        sortByCell(coordinates, resolution: resolution(cellsPerDegree, count: coordinates.count)).order
+    }
+
+    private static func resolution(_ cellsPerDegree: Int?, count: Int) -> Int {
+        cellsPerDegree ?? (count > 1_500_000 ? 2 : 1)
+    }
+
+    /// A stable counting sort of the points by cell: each cell's start in `order`, and the order.
+    private static func sortByCell<C: RandomAccessCollection>(_ coordinates: C, resolution: Int) -> (cellStart: [Int32], order: [Int32])
+    where C.Element == Coordinate, C.Index == Int {
+        let rows = 180 * resolution, columns = 360 * resolution
         let cellCount = rows * columns
         var counts = [Int32](repeating: 0, count: cellCount + 1)
         var cells = [Int32](repeating: 0, count: coordinates.count)
@@ -41,10 +61,7 @@ public struct SpatialGrid: Sendable {
             order[Int(next[cell])] = Int32(i)
             next[cell] += 1
         }
-        cellStart = counts
-        self.order = order
-        latitudes = order.map { coordinates[coordinates.startIndex + Int($0)].latitude }
-        longitudes = order.map { coordinates[coordinates.startIndex + Int($0)].longitude }
+        return (counts, order)
     }
 
     @inline(__always) static func cell(_ latitude: Double, _ longitude: Double, _ resolution: Int, _ rows: Int, _ columns: Int) -> Int {
