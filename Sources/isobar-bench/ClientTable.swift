@@ -39,7 +39,7 @@ final class ClientTable: @unchecked Sendable {
     func held(_ client: String) -> (messages: Int, count: Int, version: Int) {
         lock.lock(); defer { lock.unlock() }
         guard let entry = entries[client] else { return (0, 0, 0) }
-        return (entry.messages, entry.set.items.count, entry.set.version)
+        return (entry.messages, entry.set.count, entry.set.version)
     }
 
     func lastSnapshot(_ client: String) -> String? {
@@ -59,7 +59,7 @@ final class ClientTable: @unchecked Sendable {
         var applied: (Int, Int)?
         if let awaited = entry.awaited, entry.set.version >= awaited {
             entry.awaited = nil
-            applied = (entry.set.version, entry.set.items.count)
+            applied = (entry.set.version, entry.set.count)
         }
         return (outcome, applied)
     }

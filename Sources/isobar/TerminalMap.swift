@@ -84,7 +84,7 @@ final class TerminalMap: @unchecked Sendable {
             default: viewport.presentation.units = .metric; viewport.presentation.windUnit = nil
             }
         case .enter:
-            let items = Array(session.snapshot().annotations.items.values).filter { $0.count == 1 }
+            let items = session.snapshot().annotations.values.filter { $0.count == 1 }
             if let nearest = TextMap.nearest(items, to: region.center) { select(nearest.id) }
             return true
         case .escape:
@@ -221,7 +221,7 @@ final class TerminalMap: @unchecked Sendable {
         }
         calloutLines += findLines()
         let mapHeight = max(3, height - 2 - calloutLines.count)
-        let rows = TextMap.render(Array(state.annotations.items.values), region: shown.region, width: width, height: mapHeight, dimStale: true)
+        let rows = TextMap.render(state.annotations.values, region: shown.region, width: width, height: mapHeight, dimStale: true)
         var screen = "\u{1B}[H"
         for row in rows { screen += row + "\u{1B}[K\r\n" }
         for line in calloutLines { screen += String(line.prefix(width)) + "\u{1B}[K\r\n" }
@@ -234,7 +234,7 @@ final class TerminalMap: @unchecked Sendable {
         let r = shown.region
         var text = String(format: " %.3f,%.3f span %.3g×%.3g │ %d annotations │ %@ │ %@",
                           r.center.latitude, r.center.longitude, r.latitudeDelta, r.longitudeDelta,
-                          state.annotations.items.count, shown.day.rawValue, (shown.presentation.field ?? .temperature).rawValue)
+                          state.annotations.count, shown.day.rawValue, (shown.presentation.field ?? .temperature).rawValue)
         if let fetchedAt = state.annotations.fetchedAt {
             let age = max(0, Date().timeIntervalSince1970 - fetchedAt)
             let stored = state.annotations.source == "store" ? "stored data, " : ""

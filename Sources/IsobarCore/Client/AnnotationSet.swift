@@ -19,7 +19,15 @@ public struct AnnotationSet: Sendable {
         case stale
     }
 
-    public private(set) var items: [String: Item] = [:]
+    /// The items by id (see `AnnotationTable`).
+    private var table = AnnotationTable()
+    /// The items, keyed by id: a dictionary made on each call (for display and tests; `count`,
+    /// `values` and `item(_:)` read the set in place).
+    public var items: [String: Item] { Dictionary(table.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+    /// The items, in no particular order.
+    public var values: [Item] { table.items }
+    public var count: Int { table.count }
+    public func item(_ id: String) -> Item? { table.item(id) }
     public private(set) var version = 0
     public private(set) var day: Day = .today
     public private(set) var field: Field = .temperature
@@ -37,9 +45,9 @@ public struct AnnotationSet: Sendable {
         field = message.presentation.field
         source = message.snapshot.source
         fetchedAt = message.snapshot.fetchedAt
-        for id in message.remove { items[id] = nil }
+        for id in message.remove { table.remove(id) }
         for item in message.upsert {
-            items[item.id] = Item(id: item.id, coordinate: item.coordinate, title: item.title, count: item.count ?? 1, stale: item.stale)
+            table.upsert(Item(id: item.id, coordinate: item.coordinate, title: item.title, count: item.count ?? 1, stale: item.stale))
         }
         return .applied
     }
@@ -83,19 +91,27 @@ public struct AnnotationSet: Sendable {
         source = try message.optionalString("source")
         fetchedAt = try message.optionalNumber("fetchedAt")
         if let remove = message.field("remove") {
-            for element in message.arrayElements(remove) where element.kind == .string {
-                items[JSONDecodingAccess.string(message.storage, element.range)] = nil
+            message.storage.withUnsafeBytes { storage in
+                for element in message.arrayElements(remove) where element.kind == .string {
+                    // The id's bytes in place, unless it has escapes to undo first.
+                    let inner = UnsafeRawBufferPointer(rebasing: storage[(element.range.lowerBound + 1)..<(element.range.upperBound - 1)])
+                    if inner.contains(UInt8(ascii: "\\")) {
+                        table.remove(JSONDecoding.unescape(storage, (element.range.lowerBound + 1)..<(element.range.upperBound - 1)))
+                    } else {
+                        table.remove(bytes: inner)
+                    }
+                }
             }
         }
         if let upserts {
-            for item in upserts { items[item.id] = item }
+            for item in upserts { table.upsert(item) }
         } else if let upsert = message.field("upsert") {
             try message.forEachElement(upsert) { (element, _) throws(MessageError) in
                 guard let item = element else { return }
                 let id = try item.requireName("id")
                 let coordinate = try Coordinate(from: item.requireObject("coordinate"))
-                items[id] = Item(id: id, coordinate: coordinate, title: try item.optionalString("title") ?? "",
-                                 count: try item.optionalInt("count") ?? 1, stale: try item.optionalBool("stale") ?? false)
+                table.upsert(Item(id: id, coordinate: coordinate, title: try item.optionalString("title") ?? "",
+                                  count: try item.optionalInt("count") ?? 1, stale: try item.optionalBool("stale") ?? false))
             }
         }
         return .applied
@@ -115,12 +131,12 @@ public struct AnnotationSet: Sendable {
         }
         self.version = version
         if full {
-            items = [:]
+            table.removeAll()
             broken = false
         }
         return nil
     }
 
     /// How many shown stations are stale (the terminal map's status line says so).
-    public var staleCount: Int { items.values.reduce(0) { $0 + ($1.stale ? 1 : 0) } }
+    public var staleCount: Int { table.items.reduce(0) { $0 + ($1.stale ? 1 : 0) } }
 }

@@ -45,11 +45,14 @@ public struct FNV1a: Sendable {
     /// ids that differ only in their last characters. Used by ``KeyInterner`` and the fetcher's
     /// id set.
     @inline(__always) public static func tableHash(_ text: String, seed: UInt64) -> UInt64 {
-        var hash = seed ^ 0xcbf2_9ce4_8422_2325
         var text = text
-        text.withUTF8 { bytes in
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        }
+        return text.withUTF8 { tableHash(bytes: UnsafeRawBufferPointer($0), seed: seed) }
+    }
+
+    /// ``tableHash(_:seed:)`` of UTF-8 bytes as they are (an id read in place from a message).
+    @inline(__always) public static func tableHash(bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        var hash = seed ^ 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return hash ^ (hash >> 29)
     }
 }

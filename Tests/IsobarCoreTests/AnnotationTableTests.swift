@@ -1,0 +1,59 @@
+import Testing
+@testable import IsobarCore
+
+/// `AnnotationTable` (the client set's items by id) against a plain dictionary, over long seeded
+/// runs of upserts, removals (by bytes and by string, present and absent) and clears, with ids
+/// from a small alphabet so probe chains are long and removals shift them back.
+@Suite struct AnnotationTableTests {
+    static func item(_ id: String, _ n: Int) -> AnnotationSet.Item {
+        AnnotationSet.Item(id: id, coordinate: Coordinate(latitude: Double(n % 90), longitude: Double(n % 180)), title: "\(n)°", count: 1 + n % 3, stale: n % 2 == 0)
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func agreesWithADictionary(seed: UInt64) {
+        var random = TestSupport.Random(seed: seed)
+        var table = AnnotationTable()
+        var reference: [String: AnnotationSet.Item] = [:]
+        // Short ids and long ones (heap strings), and one beyond ASCII.
+        let ids = (0..<600).map { n in n % 5 == 0 ? "cluster:\(n % 7):\(n):\(n * 3)" : n == 1 ? "Žilina" : "s\(n)" }
+        var disagreements: [String] = []
+        for step in 0..<40_000 {
+            let id = ids[Int(random.next() % UInt64(ids.count))]
+            switch random.next() % 100 {
+            case 0..<55:
+                let item = Self.item(id, step)
+                table.upsert(item)
+                reference[id] = item
+            case 55..<75:
+                var bytes = id
+                bytes.withUTF8 { table.remove(bytes: UnsafeRawBufferPointer($0)) }
+                reference[id] = nil
+            case 75..<99:
+                table.remove(id)
+                reference[id] = nil
+            default:
+                table.removeAll()
+                reference = [:]
+            }
+            if step % 97 == 0 || step > 39_900 {
+                if table.count != reference.count { disagreements.append("step \(step): count \(table.count) != \(reference.count)") }
+                for id in ids where table.item(id) != reference[id] { disagreements.append("step \(step): \(id)") }
+                if Set(table.items.map(\.id)) != Set(reference.keys) { disagreements.append("step \(step): ids differ") }
+            }
+            if disagreements.count > 5 { break }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements)")
+    }
+
+    /// A removal whose id arrives with JSON escapes removes the item with the unescaped id.
+    @Test func escapedRemovalsFindTheirItem() throws {
+        var set = AnnotationSet()
+        let full = #"{"type":"annotations","client":"c","version":1,"full":true,"upsert":[{"id":"a\"b","coordinate":{"latitude":1,"longitude":2}},{"id":"c/d","coordinate":{"latitude":1,"longitude":2}},{"id":"e","coordinate":{"latitude":1,"longitude":2}}],"remove":[]}"#
+        #expect(try set.apply(storage: Array(full.utf8)) == .applied)
+        #expect(Set(set.items.keys) == [#"a"b"#, "c/d", "e"])
+        let diff = #"{"type":"annotations","client":"c","version":2,"full":false,"upsert":[],"remove":["a\"b","c\/d","absent"]}"#
+        #expect(try set.apply(storage: Array(diff.utf8)) == .applied)
+        #expect(Set(set.items.keys) == ["e"])
+        #expect(set.count == 1 && set.item("e")?.coordinate == Coordinate(latitude: 1, longitude: 2))
+    }
+}
