@@ -381,11 +381,12 @@ public final class FilterEngine {
 
     /// The ids of removed keys as array elements, in the order given (ascending by key).
     func writeRemoved(_ removed: [UInt64], into out: inout JSONWriter) {
-        for key in removed {
+        let ids = interner.ids(for: removed)
+        for (key, id) in zip(removed, ids) {
             if Cluster.isCluster(key) {
                 Cluster.writeID(forKey: key, into: &out)
             } else {
-                out.string(interner.id(for: key) ?? "")
+                out.string(id)
             }
         }
     }

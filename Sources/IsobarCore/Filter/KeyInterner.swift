@@ -59,6 +59,13 @@ public final class KeyInterner {
         key < UInt64(ids.count) ? ids[Int(key)] : nil
     }
 
+    /// The id of each key ("" for a key it never gave, such as a cluster's), read in one tight
+    /// pass: the ids are in key order, so a client's removals are scattered over them, and a loop
+    /// that only loads lets those cache misses overlap instead of waiting for each in turn.
+    public func ids(for keys: [UInt64]) -> [String] {
+        ids.withUnsafeBufferPointer { all in keys.map { $0 < UInt64(all.count) ? all[Int($0)] : "" } }
+    }
+
     /// Rebuilds the slots with at least twice `count` of them (a power of two), if needed.
     private func grow(toHold count: Int) {
         var capacity = slots.count
