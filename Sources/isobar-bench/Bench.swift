@@ -6,7 +6,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "isobar-bench",
         abstract: "Isobar's benchmarks: each subcommand runs one, repeated, and prints a table (median, min, max).",
-        subcommands: [GenCommand.self, BusHopCommand.self, PipeFilterCommand.self, LatencyCommand.self,
+        subcommands: [GenCommand.self, BusHopCommand.self, PipeFilterCommand.self, LatencyCommand.self, ClientApplyCommand.self,
                       ClientsCommand.self, DenseCommand.self, MemoryCommand.self, PassThroughCommand.self, GatewayBenchCommand.self,
                       FindCommand.self, FetchBenchCommand.self, ClientMemoryCommand.self])
 
