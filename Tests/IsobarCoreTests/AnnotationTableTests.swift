@@ -56,4 +56,16 @@ import Testing
         #expect(Set(set.items.keys) == ["e"])
         #expect(set.count == 1 && set.item("e")?.coordinate == Coordinate(latitude: 1, longitude: 2))
     }
+
+    /// Ids are bytes (PROTOCOL.md, `annotations`): two spellings of "é" are two annotations, and
+    /// removing one leaves the other (a `[String: Item]` merged them).
+    @Test func idsAreComparedAsBytesNotByNormalization() throws {
+        var set = AnnotationSet()
+        let full = #"{"type":"annotations","client":"c","version":1,"full":true,"upsert":[{"id":"é","coordinate":{"latitude":1,"longitude":2}},{"id":"é","coordinate":{"latitude":3,"longitude":4}}],"remove":[]}"#
+        #expect(try set.apply(storage: Array(full.utf8)) == .applied)
+        #expect(set.count == 2)
+        let diff = #"{"type":"annotations","client":"c","version":2,"full":false,"upsert":[],"remove":["é"]}"#
+        #expect(try set.apply(storage: Array(diff.utf8)) == .applied)
+        #expect(set.count == 1 && set.item("\u{e9}")?.coordinate == Coordinate(latitude: 1, longitude: 2))
+    }
 }
