@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
 out="${ISOBAR_BENCH_OUT:-/dev/null}"
-only="${ISOBAR_BENCH_ONLY:-bus-hop pipe-filter latency clients dense find memory fetch gateway}"
+only="${ISOBAR_BENCH_ONLY:-bus-hop pipe-filter latency clients client-apply dense find memory fetch gateway}"
 bin="${ISOBAR_BENCH_BIN:-}"
 if [ -z "$bin" ]; then
   bash scripts/deps.sh >/dev/null
@@ -42,6 +42,9 @@ step pipe-filter --runs "$runs" --file "$data"
 step latency --runs "$runs"
 step clients --runs "$runs" --steps 60                                   # users jumping around the map
 step clients --runs "$runs" --steps 60 --pan-step 0.1 --zoom-step 1.1   # fingers on the glass: pans and pinches in progress
+step clients --runs "$runs" --steps 60 --chain-format                    # jumping, the formatter chained in the filter (up --chain-format)
+step clients --runs "$runs" --steps 60 --pan-step 0.1 --zoom-step 1.1 --chain-format
+step client-apply --runs "$runs"                                        # the client library alone, in process
 step clients --runs "$runs" --steps 60 --pan-step 0.1 --zoom-step 1.1 --idle 99000              # 100,000 connected (issue 15)
 step clients --runs "$runs" --steps 60 --pan-step 0.1 --zoom-step 1.1 --idle 99000 --filters 4  # the same on 4 filter shards
 step dense --runs "$runs"
