@@ -43,4 +43,24 @@ import Testing
         #expect(interner.key(for: "c") == 2)
         #expect(interner.key(for: "a") == 0)
     }
+
+    /// Ids are bytes (PROTOCOL.md): "é" spelled as one code point and as "e" plus a combining
+    /// accent are two ids, with two keys, whatever probe chain the random seed puts them in (Swift's
+    /// `==` on `String` would merge them whenever they met in one).
+    @Test func idsThatDifferOnlyInNormalizationAreTwoIds() {
+        #expect(!IDBytes.equal("\u{e9}", "e\u{301}"))
+        #expect(IDBytes.equal("K1D3", "K1D3") && !IDBytes.equal("K1D3", "K1D") && IDBytes.equal("", ""))
+        let interner = KeyInterner()
+        let pairs = (0..<3_000).map { ("s\($0)\u{e9}", "s\($0)e\u{301}") }
+        for (composed, decomposed) in pairs {
+            _ = interner.key(for: composed)
+            _ = interner.key(for: decomposed)
+        }
+        #expect(interner.count == 6_000)
+        let found = pairs.allSatisfy { composed, decomposed in
+            interner.existingKey(for: composed).flatMap { interner.id(for: $0) }?.utf8.elementsEqual(composed.utf8) == true
+                && interner.existingKey(for: decomposed).flatMap { interner.id(for: $0) }?.utf8.elementsEqual(decomposed.utf8) == true
+        }
+        #expect(found)
+    }
 }

@@ -23,4 +23,18 @@ import Testing
         #expect(accepted == reference.count)
         #expect(stations.count == reference.count)
     }
+
+    /// Two spellings of one accented id are two stations (compared as bytes, PROTOCOL.md).
+    @Test func idsThatDifferOnlyInNormalizationAreNotDuplicates() {
+        var set = StationIDSet()
+        var stations: [Station] = []
+        for n in 0..<3_000 {
+            for id in ["s\(n)\u{e9}", "s\(n)e\u{301}"] {
+                stations.append(Station(id: id, name: "x", coordinate: Coordinate(latitude: 1, longitude: 2)))
+                let inserted = set.insert(position: stations.count - 1, of: stations)
+                #expect(inserted, "\(id)")
+            }
+        }
+        #expect(stations.count == 6_000)
+    }
 }

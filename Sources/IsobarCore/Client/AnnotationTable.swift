@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The items of an ``AnnotationSet`` by id: a dense array of items beside an open-addressing
 /// table of their positions (`Int32`, -1 empty, linear probing, at most half full), keyed by
 /// the id's UTF-8 bytes.
@@ -71,17 +65,9 @@ struct AnnotationTable: Sendable {
         while true {
             let position = Int(slots[slot])
             if position < 0 { return (hash, slot, false) }
-            if hashes[position] == hash && Self.equal(items[position].id, id) { return (hash, slot, true) }
+            if hashes[position] == hash && IDBytes.equal(items[position].id, id) { return (hash, slot, true) }
             slot = (slot + 1) & mask
         }
-    }
-
-    private static func equal(_ id: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        id.utf8.withContiguousStorageIfAvailable { stored in
-            guard stored.count == bytes.count else { return false }
-            guard let a = stored.baseAddress, let b = bytes.baseAddress else { return true }  // both empty
-            return memcmp(a, b, bytes.count) == 0
-        } ?? id.utf8.elementsEqual(bytes)
     }
 
     /// Empties `slot` (shifting back the entries after it that probed past it) and closes the

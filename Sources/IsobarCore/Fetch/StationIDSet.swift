@@ -44,7 +44,7 @@ struct StationIDSet {
         while true {
             let held = slots[slot]
             if held == 0 { break }
-            if held & ~UInt32(truncatingIfNeeded: mask) == tag && stations[Int(held) & mask - 1].id == id { return false }
+            if held & ~UInt32(truncatingIfNeeded: mask) == tag && IDBytes.equal(stations[Int(held) & mask - 1].id, id) { return false }
             slot = (slot + 1) & mask
         }
         slots[slot] = tag | UInt32(truncatingIfNeeded: position + 1)

@@ -29,7 +29,7 @@ public final class KeyInterner {
         while true {
             let position = slots[slot]
             if position < 0 { return nil }
-            if ids[Int(position)] == id { return UInt64(position) }
+            if IDBytes.equal(ids[Int(position)], id) { return UInt64(position) }
             slot = (slot + 1) & mask
         }
     }
@@ -45,7 +45,7 @@ public final class KeyInterner {
         while true {
             let position = slots[slot]
             if position < 0 { break }
-            if ids[Int(position)] == id { return UInt64(position) }
+            if IDBytes.equal(ids[Int(position)], id) { return UInt64(position) }
             slot = (slot + 1) & mask
         }
         let key = ids.count
