@@ -42,8 +42,8 @@ public struct FNV1a: Sendable {
     /// per-table random seed, so ids crafted to collide in one process do not in another), read in
     /// place (a small string's from a stack copy: iterating `utf8` one element at a time was most
     /// of an insert's cost), with the high half folded in, since FNV-1a's low bits mix poorly for
-    /// ids that differ only in their last characters. Used by ``KeyInterner`` and the fetcher's
-    /// id set.
+    /// ids that differ only in their last characters. Used by ``KeyInterner``, the fetcher's id
+    /// set and the client's `AnnotationTable`, each confirming a match with `IDBytes` (ids are bytes).
     @inline(__always) public static func tableHash(_ text: String, seed: UInt64) -> UInt64 {
         var text = text
         return text.withUTF8 { tableHash(bytes: UnsafeRawBufferPointer($0), seed: seed) }
