@@ -63,7 +63,6 @@ public final class StationSnapshot {
             let kept = keys.indices.filter { positions[Int(keys[$0])] == Int32($0) }
             stations = kept.map { stations[$0] }
             keys = kept.map { keys[$0] }
-            for (i, key) in keys.enumerated() { positions[Int(key)] = Int32(i) }
         }
         duplicateIDs = Array(Set(duplicates)).sorted()
         // Records in grid order (cell by cell, `seq` order within a cell), so the stations of
@@ -74,7 +73,7 @@ public final class StationSnapshot {
         let order = SpatialGrid.cellOrder(of: stations.indices.lazy.map { stations[$0].coordinate })
         Self.permute(&stations, by: order)
         keys = order.map { keys[Int($0)] }
-        for (i, key) in keys.enumerated() { positions[Int(key)] = Int32(i) }
+        for (i, key) in keys.enumerated() { positions[Int(key)] = Int32(i) }  // after any dropped duplicates too
         self.stations = stations
         self.keys = keys
         fingerprints = stations.indices.map { stations[$0].fingerprint }
