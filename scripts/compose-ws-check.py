@@ -3,7 +3,7 @@
 
     /usr/bin/python3 scripts/compose-ws-check.py HOST:PORT EXPECTED.json FRAMES.ndjson
 
-1. GETs the runtime files the gateway serves from the image (/, /web/isobar.js, /web/isobar.css,
+1. GETs the runtime files the gateway serves from the image (/, /web/app.mjs, /web/isobar.css,
    /leaflet/leaflet.js, /leaflet/leaflet.markercluster.js, /countries.geojson): each must be 200.
 2. Opens ws://HOST:PORT/ws, sends the initial-region viewport, applies every `annotations` frame by
    version (full: replace; diff: remove, then upsert; a gap: send resync and ignore diffs until the
@@ -34,7 +34,7 @@ def fail(message):
 
 
 def check_files(address):
-    for path, needle in [("/", b"leaflet/leaflet.js"), ("/web/isobar.js", b""), ("/web/isobar.css", b""),
+    for path, needle in [("/", b"leaflet/leaflet.js"), ("/web/app.mjs", b""), ("/web/isobar.css", b""),
                          ("/leaflet/leaflet.js", b"Leaflet"), ("/leaflet/leaflet.markercluster.js", b""),
                          ("/countries.geojson", b"FeatureCollection")]:
         try:

@@ -250,7 +250,7 @@ attach intruder intruder & intruder_pid=$!
 # The web map's files, with room for a loaded machine (a debug gateway sharing 2 cores with builds and a
 # soak, load average 14, once took over 5 s for one file: compose-ws-check.py's own limit). Times logged.
 times=()
-for f in /:leaflet/leaflet.js /web/isobar.js: /web/isobar.css: /leaflet/leaflet.js:Leaflet \
+for f in /:leaflet/leaflet.js /web/app.mjs: /web/isobar.css: /leaflet/leaflet.js:Leaflet \
          /leaflet/leaflet.markercluster.js: /countries.geojson:FeatureCollection; do
   path=${f%%:*} needle=${f#*:}
   t=$(curl -fsS --max-time 30 -o "$work/file" -w '%{time_total}' "http://$gateway_ip:8080$path") \

@@ -23,6 +23,8 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+import layout_checks
+
 INITIAL = {"latitude": 40.924, "longitude": -108.0955, "latitudeDelta": 25.0, "longitudeDelta": 20.0}
 SETTLE_TIMEOUT = 10.0
 
@@ -215,6 +217,10 @@ def main():
     parser.add_argument("--screenshots", default=".build/screenshots")
     parser.add_argument("--docs-png", default=None, help="where to save the README's screenshot")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    parser.add_argument("--docs-dir", default=None, help="where to save the per-size screenshots for the README")
+    parser.add_argument("--axe-dir", default=None, help="a directory holding axe_selenium_python (pip --target)")
+    parser.add_argument("--offline", default=None, metavar="SIGNAL_DIR",
+                        help="the offline start: browser.sh stops and starts the gateway on signals in SIGNAL_DIR")
     parser.add_argument("--stored", action="store_true",
                         help="the pipeline runs on stored data with its feed failing: expect 'stored data' and 'feed offline'")
     args = parser.parse_args()
@@ -232,7 +238,10 @@ def main():
     driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
     timings.append(("chromium start", time.monotonic() - started))
     try:
-        (run_stored if args.stored else run)(driver, args, fixtures, names)
+        if args.offline:
+            layout_checks.run_offline(sys.modules[__name__], driver, args, fixtures)
+        else:
+            (run_stored if args.stored else run)(driver, args, fixtures, names)
     except Exception as e:  # a crash in the test is a failure, with the page's console for context
         check(False, f"test crashed: {type(e).__name__}: {e}")
     finally:
@@ -386,17 +395,25 @@ def run(driver, args, fixtures, names):
         labels = [line["label"] for line in (report or {}).get("details", [])]
         check(bool(report) and "Súradnice" in labels and "Súradnice" in shown and report.get("units") == "metric",
               f"the detail screen follows the locale and units toggles ({labels}, units {report and report.get('units')!r})")
-        # A feed with a forecast (Dark Sky's shape, PROTOCOL.md): hours and days are listed.
+        # A feed with a forecast (Dark Sky's shape, PROTOCOL.md): the hours as a chart (and a list for
+        # screen readers), the days as rows with icon, low and high, in local time saying which zone.
         driver.execute_script("""
           const d = window.isobar.detail;
-          window.isobar.receive(Object.assign({}, d, {hourly: [
-            {time: 1795428000, label: "2026-11-23 10:00 UTC", summary: "Oblačno", details: [{label: "Teplota", value: "4,7 °C"}]},
-            {time: 1795431600, label: "2026-11-23 11:00 UTC", details: [{label: "Teplota", value: "5,1 °C"}]}],
-            daily: [{time: 1795392000, label: "2026-11-23 00:00 UTC", details: [{label: "Minimum", value: "-4,2 °C"}]}]}));""")
-        rows = driver.execute_script("return [document.querySelectorAll('#detail .forecast.hourly li').length, "
-                                     "document.querySelectorAll('#detail .forecast.daily li').length, document.getElementById('detail').textContent]")
-        check(rows[0] == 2 and rows[1] == 1 and "Najbližšie hodiny" in rows[2] and "Minimum: -4,2 °C" in rows[2],
-              f"a report with a forecast lists its hours and days ({rows[0]} hours, {rows[1]} days)")
+          window.isobar.receive(Object.assign({}, d, {icon: "rain", timeZone: "Europe/Bratislava", hourly: [
+            {time: 1795428000, label: "2026-11-23 10:00 UTC", summary: "Oblačno", icon: "cloudy", details: [{label: "Teplota", value: "4,7 °C"}, {label: "Zrážky", value: "30 %"}]},
+            {time: 1795431600, label: "2026-11-23 11:00 UTC", icon: "rain", details: [{label: "Teplota", value: "5,1 °C"}]}],
+            daily: [{time: 1795392000, label: "2026-11-23 00:00 UTC", icon: "snow", details: [{label: "Minimum", value: "-4,2 °C"}, {label: "Maximum", value: "1,5 °C"}]}]}));""")
+        rows = driver.execute_script("""const d = document.getElementById('detail');
+          return [d.querySelectorAll('.forecast.hourly li').length, d.querySelectorAll('.forecast.daily li').length, d.textContent,
+                  d.querySelectorAll('svg.hourly-chart .temp-dot').length, d.querySelectorAll('svg.hourly-chart .precip-bar').length,
+                  [...d.querySelectorAll('svg.wx-icon')].map(s => s.dataset.icon),
+                  [...d.querySelectorAll('svg.hourly-chart .tick')].map(s => s.textContent)]""")
+        check(rows[0] == 2 and rows[1] == 1 and "Najbližšie hodiny" in rows[2] and "-4.2°" in rows[2] and "1.5°" in rows[2]
+              and rows[3] == 2 and rows[4] == 1 and rows[5] == ["rain", "cloudy", "rain", "snow"] and "11:00" in rows[6] and "12:00" in rows[6]
+              and "Europe/Bratislava (časové pásmo stanice)" in rows[2],
+              f"a report with a forecast: chart of {rows[3]} hours ({rows[4]} precipitation bar), {rows[1]} day row, icons {rows[5]}, "
+              f"station-local ticks {rows[6]}")
+        screenshot(driver, args.screenshots, "05c-detail-forecast")
         driver.find_element(By.CSS_SELECTOR, '#detail .close').click()
         check(driver.execute_script("return document.getElementById('detail').hidden"), "the detail screen closes")
 
@@ -462,6 +479,16 @@ def run(driver, args, fixtures, names):
 
     # 13. Search, nearest and favorites.
     run_find(driver, args, fixtures, names)
+
+    # 14. Layout at every size, geolocation, accessibility (Tests/browser/layout_checks.py).
+    me = sys.modules[__name__]
+    started = time.monotonic()
+    layout_checks.run_layout(me, driver, args, fixtures, names)
+    timings.append(("layout at 5 sizes", time.monotonic() - started))
+    layout_checks.run_geolocation(me, driver, args, fixtures)
+    started = time.monotonic()
+    layout_checks.run_axe(me, driver, args, fixtures, args.axe_dir)
+    timings.append(("axe", time.monotonic() - started))
 
 
 # ---- find: search, nearest, favorites ---------------------------------------------------------

@@ -5,8 +5,15 @@
 # the page's annotations must equal a brute-force reference for its own viewport after load, pans
 # and zooms; toggles change titles; a marker click opens the callout; search, nearest (button and
 # right click) and favorites (the callout's star, the list coming back after a reload under the
-# page's stored client name) answer through the gateway. Screenshots go to
-# .build/screenshots/ (and docs/web-map.png with ISOBAR_SCREENSHOT_DOCS=1). Exits non-zero on failure.
+# page's stored client name) answer through the gateway; then the page as a product
+# (Tests/browser/layout_checks.py): at 1280x900, 820x1180, 1180x820, 390x844 and 844x390 no
+# horizontal overflow, the panel collapsed and expanded, the zoom buttons never covered, 44 px
+# controls on phones, a callout inside the viewport and clear of the panel, the detail screen with
+# chart and icons inside 390 px, the legend, the attribution, geolocation (Chromium's override:
+# centred; denied: the message), axe-core (PyPI axe-selenium-python, installed into .build/pydeps:
+# no serious or critical violation); and the offline start (the gateway stopped under the page,
+# the page reloaded when the gateway serves sw.js, the gateway back: live again without a reload).
+# Screenshots go to .build/screenshots/ (and docs/ with ISOBAR_SCREENSHOT_DOCS=1). Exits non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/deps.sh chromium chromium-driver python3-selenium
@@ -14,6 +21,12 @@ bin="${ISOBAR_BINARY:-.build/debug/isobar}"
 [ -x "$bin" ] || swift build --product isobar 2>&1 | grep -vE 'prohibited flag' | tail -3
 # Debian's python3 (its selenium lives in dist-packages), not a pyenv python3 that may come first on PATH.
 python=/usr/bin/python3
+# axe-core for Selenium, from PyPI, beside the build (not into the system's Python).
+axe_dir=.build/pydeps
+if [ ! -d "$axe_dir/axe_selenium_python" ]; then
+  bash scripts/deps.sh python3-pip
+  "$python" -m pip install --quiet --disable-pip-version-check --target "$axe_dir" --no-deps axe-selenium-python==2.1.6
+fi
 work=$(mktemp -d)
 up=""
 cleanup() {
@@ -54,9 +67,32 @@ url="http://127.0.0.1:$gateway/"
 # 1. The live sample feed: load, pans, zooms, toggles, callout, clusters.
 start_up
 docs=()
-[ "${ISOBAR_SCREENSHOT_DOCS:-0}" = 1 ] && docs=(--docs-png docs/web-map.png)
-"$python" Tests/browser/test_map.py --url "$url" --fixtures Fixtures --screenshots .build/screenshots "${docs[@]}" \
+[ "${ISOBAR_SCREENSHOT_DOCS:-0}" = 1 ] && docs=(--docs-png docs/web-map.png --docs-dir docs)
+"$python" Tests/browser/test_map.py --url "$url" --fixtures Fixtures --screenshots .build/screenshots --axe-dir "$axe_dir" "${docs[@]}" \
   || fail "the web map failed in the browser (screenshots in .build/screenshots/)"
+
+# 1b. Offline: the test writes `stop` and `start` in a signal directory; this stops the pipeline
+# (gateway included) and starts it again on the same ports and data directory.
+signals="$work/signals"
+mkdir -p "$signals"
+"$python" Tests/browser/test_map.py --url "$url" --fixtures Fixtures --screenshots .build/screenshots --offline "$signals" "${docs[@]}" &
+offline=$!
+# await NAME: until the test writes NAME (or ends).
+await() {
+  while [ ! -e "$signals/$1" ]; do
+    kill -0 "$offline" 2>/dev/null || return 1
+    sleep 0.1
+  done
+}
+if await stop; then
+  stop_up
+  touch "$signals/stopped"
+  if await start; then
+    start_up
+    touch "$signals/started"
+  fi
+fi
+wait "$offline" || fail "the offline start failed in the browser (screenshots in .build/screenshots/)"
 stop_up
 
 # 2. Restarted on the same data directory with a feed that answers 500: the page shows the stored

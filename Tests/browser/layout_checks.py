@@ -1,0 +1,317 @@
+"""The web map as a product, in Chromium: layout at phone, tablet and desktop sizes in both
+orientations, the legend, the attribution, geolocation, axe-core, and the offline start.
+
+Imported by test_map.py, which passes itself as `t` (its check/settle/wait_for/screenshot
+helpers and its failure list), so every check lands in the one report.
+"""
+import json
+import os
+import sys
+import time
+
+from selenium.webdriver.common.by import By
+
+SIZES = [(1280, 900), (820, 1180), (1180, 820), (390, 844), (844, 390)]
+
+GEOMETRY_JS = """
+const r = (el) => { if (!el) return null; const b = el.getBoundingClientRect();
+  return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, width: b.width, height: b.height}; };
+const visible = (el) => el && el.offsetParent !== null && getComputedStyle(el).visibility !== 'hidden';
+const zoomIn = document.querySelector('.leaflet-control-zoom-in');
+const zoomOut = document.querySelector('.leaflet-control-zoom-out');
+const locate = document.querySelector('.locate-button');
+const onTop = (el) => { if (!el) return false; const b = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2); return !!hit && (hit === el || el.contains(hit)); };
+const small = [];
+const controls = [...document.querySelectorAll('#panel button, #panel input, .leaflet-bar a, .legend summary')].filter(visible);
+for (const el of controls) { const b = el.getBoundingClientRect(); if (b.width < 44 || b.height < 44) small.push(`${el.id || el.className || el.tagName} ${Math.round(b.width)}x${Math.round(b.height)}`); }
+return {
+  inner: [innerWidth, innerHeight],
+  docWidth: document.documentElement.scrollWidth, bodyWidth: document.body.scrollWidth,
+  docHeight: document.documentElement.scrollHeight,
+  panel: r(document.getElementById('panel')), open: document.getElementById('panel').dataset.open,
+  expanded: document.getElementById('panel-toggle').getAttribute('aria-expanded'),
+  zoomOnTop: onTop(zoomIn) && onTop(zoomOut), locateOnTop: onTop(locate),
+  legend: r(document.getElementById('legend')), legendText: document.getElementById('legend').textContent,
+  attribution: r(document.querySelector('.leaflet-control-attribution')),
+  attributionText: document.querySelector('.leaflet-control-attribution').textContent,
+  small,
+};
+"""
+
+# A station marker a person could tap: inside the map, on top at its centre. Wide layouts: the
+# rightmost (its callout opens toward the panel); phones: the lowest (toward the sheet).
+TAPPABLE_JS = """
+const map = document.getElementById('map').getBoundingClientRect();
+const panel = document.getElementById('panel').getBoundingClientRect();
+const phone = innerWidth <= 560;
+let best = null;
+for (const el of document.querySelectorAll('.ann[data-id]')) {
+  if (el.classList.contains('cluster')) continue;
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (r.left < map.left + 60 || r.top < map.top + 10 || r.right > map.right - 10 || r.bottom > map.bottom - 30) continue;
+  const hit = document.elementFromPoint(x, y);
+  if (!hit || hit.closest('.ann') !== el) continue;
+  const score = phone ? y : x;
+  if (!best || score > best[0]) best = [score, el.dataset.id];
+}
+return best ? best[1] : null;
+"""
+
+POPUP_BOX_JS = """
+const p = document.querySelector('.leaflet-popup');
+if (!p || !p.querySelector('.callout-body dd')) return null;
+const b = p.getBoundingClientRect();
+const panel = document.getElementById('panel').getBoundingClientRect();
+const overlap = !(b.right <= panel.left || b.left >= panel.right || b.bottom <= panel.top || b.top >= panel.bottom);
+return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, overlapsPanel: overlap,
+        panel: [panel.left, panel.top, panel.right, panel.bottom], inner: [innerWidth, innerHeight]};
+"""
+
+
+def no_overflow(t, g, label):
+    t.check(g["docWidth"] == g["inner"][0] and g["bodyWidth"] <= g["inner"][0] and g["docHeight"] == g["inner"][1],
+            f"{label}: no scrolling: document {g['docWidth']}x{g['docHeight']}, body width {g['bodyWidth']}, viewport {g['inner']}")
+
+
+def run_layout(t, driver, args, fixtures, names):
+    for width, height in SIZES:
+        label = f"{width}x{height}"
+        t.set_viewport_size(driver, width, height)
+        driver.get(args.url)
+        t.settle(driver, fixtures, f"{label}: loaded", clustered=True)
+        limit = driver.execute_script("return window.isobar.viewport && window.isobar.viewport.limit")
+        expected = driver.execute_script("return window.isobar.fittingLimit()")
+        t.check(limit == expected and 20 <= limit <= 1000, f"{label}: the page asks for a limit that fits its map ({limit})")
+        g = driver.execute_script(GEOMETRY_JS)
+        small_screen = width <= 560 or height <= 500
+        no_overflow(t, g, f"{label} at start")
+        t.check(g["open"] == ("false" if small_screen else "true") and g["expanded"] == g["open"],
+                f"{label}: the panel starts {'collapsed' if small_screen else 'expanded'} (open={g['open']}, aria-expanded={g['expanded']})")
+        t.check(g["zoomOnTop"] and g["locateOnTop"], f"{label}: zoom and location buttons are not covered (panel {g['open']})")
+        t.check(bool(g["legend"]) and g["legend"]["left"] >= 0 and g["legend"]["bottom"] <= height and "Legend" in g["legendText"],
+                f"{label}: the legend is on screen ({g['legend']})")
+        t.check(bool(g["attribution"]) and g["attribution"]["right"] <= width and g["attribution"]["bottom"] <= height
+                and "Leaflet" in g["attributionText"] and "Natural Earth" in g["attributionText"],
+                f"{label}: the attribution is on screen: {g['attributionText']!r}")
+        t.screenshot(driver, args.screenshots, f"layout-{label}-start")
+        # The other panel state: controls still clear, no overflow; phones: a sheet under 2/3 of the screen.
+        driver.find_element(By.ID, "panel-toggle").click()
+        g2 = driver.execute_script(GEOMETRY_JS)
+        no_overflow(t, g2, f"{label} panel toggled")
+        t.check(g2["open"] != g["open"] and g2["expanded"] == g2["open"], f"{label}: the toggle {'expands' if g2['open'] == 'true' else 'collapses'} the panel")
+        t.check(g2["zoomOnTop"] and g2["locateOnTop"], f"{label}: zoom and location buttons are not covered (panel {g2['open']})")
+        opened = g2 if g2["open"] == "true" else g
+        if width <= 560:
+            t.check(opened["panel"]["height"] <= 0.66 * height and opened["panel"]["bottom"] == height,
+                    f"{label}: expanded, the bottom sheet takes {opened['panel']['height']:.0f} of {height} px")
+        elif small_screen:
+            t.check(opened["panel"]["width"] <= 0.4 * width, f"{label}: expanded, the side sheet takes {opened['panel']['width']:.0f} of {width} px")
+        closed = g if g["open"] == "false" else g2
+        t.check(closed["panel"]["height"] <= 64, f"{label}: collapsed, the panel is one line ({closed['panel']['height']:.0f} px)")
+        if small_screen:
+            t.check(not opened["small"], f"{label}: every control is at least 44x44 px ({opened['small'][:6]})")
+        if opened is g2:
+            t.screenshot(driver, args.screenshots, f"layout-{label}-panel-open")
+        # Leave the panel expanded (the harder case for the callout), then open a callout.
+        if g2["open"] != "true":
+            driver.find_element(By.ID, "panel-toggle").click()
+        station = t.wait_for(driver, f"{label}: a tappable marker", TAPPABLE_JS)
+        if station:
+            driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
+            box = t.wait_for(driver, f"{label}: callout open", f"return (() => {{ {POPUP_BOX_JS} }})();")
+            time.sleep(0.6)  # the autopan animation
+            box = driver.execute_script(POPUP_BOX_JS)
+            t.check(bool(box) and box["left"] >= 0 and box["top"] >= 0 and box["right"] <= width and box["bottom"] <= height
+                    and not box["overlapsPanel"],
+                    f"{label}: the callout of {station} is inside the viewport and clear of the panel ({json.dumps(box)})")
+            g3 = driver.execute_script(GEOMETRY_JS)
+            no_overflow(t, g3, f"{label} callout open")
+            t.screenshot(driver, args.screenshots, f"layout-{label}-callout")
+            if args.docs_dir:
+                driver.save_screenshot(os.path.join(args.docs_dir, f"web-map-{label}.png"))
+                t.shrink_png(os.path.join(args.docs_dir, f"web-map-{label}.png"))
+            if width <= 560 and height > 500:
+                run_detail_fits(t, driver, args, label, width)
+
+
+def run_detail_fits(t, driver, args, label, width):
+    """The detail screen at phone width, with a forecast (icons, chart, daily rows): no overflow."""
+    driver.find_element(By.CSS_SELECTOR, ".leaflet-popup .detail-open").click()
+    report = t.wait_for(driver, f"{label}: detail report", "return window.isobar.detail && window.isobar.detail.details ? window.isobar.detail : null;")
+    if not report:
+        return
+    inject_forecast(driver)
+    shown = driver.execute_script("""
+        const d = document.getElementById('detail'); const b = d.getBoundingClientRect();
+        return {left: b.left, right: b.right, scroll: d.scrollWidth, client: d.clientWidth, doc: document.documentElement.scrollWidth,
+                chart: !!d.querySelector('svg.hourly-chart'), icons: d.querySelectorAll('svg.wx-icon').length,
+                days: d.querySelectorAll('.day-row').length};""")
+    t.check(shown["left"] >= 0 and shown["right"] <= width and shown["scroll"] <= shown["client"] and shown["doc"] == width
+            and shown["chart"] and shown["icons"] >= 3 and shown["days"] == 3,
+            f"{label}: the detail screen with chart, {shown['icons']} icons and {shown['days']} days fits {width} px ({shown})")
+    t.screenshot(driver, args.screenshots, f"layout-{label}-detail")
+    if args.docs_dir:
+        driver.save_screenshot(os.path.join(args.docs_dir, f"web-map-{label}-detail.png"))
+        t.shrink_png(os.path.join(args.docs_dir, f"web-map-{label}-detail.png"))
+    driver.find_element(By.CSS_SELECTOR, "#detail .close").click()
+
+
+def inject_forecast(driver):
+    """A report as a Dark Sky feed gives it (PROTOCOL.md "Detail"): 24 hours and 3 days, with icons."""
+    driver.execute_script("""
+      const d = window.isobar.detail;
+      const start = Math.floor(Date.now() / 3600000) * 3600;
+      const icons = ['clear-day', 'partly-cloudy-day', 'cloudy', 'rain', 'thunderstorm', 'partly-cloudy-night'];
+      const hourly = Array.from({length: 24}, (_, i) => ({time: start + i * 3600, label: 'h' + i, icon: icons[Math.floor(i / 4)],
+        summary: 'Partly Cloudy', details: [{label: 'Temperature', value: (40 + 8 * Math.sin(i / 4)).toFixed(1) + ' °F'},
+          {label: 'Chance of precipitation', value: (i > 10 && i < 18 ? 20 + i * 3 : 0) + ' %'},
+          {label: 'Wind', value: '6.9 mph from W (270°) →'}]}));
+      const daily = ['rain', 'snow', 'clear-day'].map((icon, i) => ({time: start + i * 86400, label: 'd' + i, icon, summary: icon,
+        details: [{label: 'Minimum', value: (30 + i) + '.0 °F'}, {label: 'Maximum', value: (45 + i) + '.5 °F'},
+          {label: 'Chance of precipitation', value: (60 - 20 * i) + ' %'}]}));
+      window.isobar.receive(Object.assign({}, d, {icon: 'rain', timeZone: 'America/Denver', hourly, daily}));""")
+
+
+def run_geolocation(t, driver, args, fixtures):
+    """My location through Chromium's geolocation override: centred and marked; denied: the message."""
+    t.set_viewport_size(driver, 1280, 900)
+    driver.get(args.url)
+    t.settle(driver, fixtures, "geolocation: loaded", clustered=True)
+    origin = args.url.rstrip("/")
+    here = {"latitude": 39.7392, "longitude": -104.9903, "accuracy": 50}
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": ["geolocation"]})
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", here)
+    driver.find_element(By.CSS_SELECTOR, ".locate-button").click()
+    found = t.wait_for(driver, "geolocation: position found", "return window.isobar.location && window.isobar.location.latitude ? window.isobar.location : null;")
+    centre = driver.execute_script("const c = window.isobar.map.getCenter(); return [c.lat, c.lng, !!document.querySelector('.my-location')];")
+    t.check(bool(found) and abs(centre[0] - here["latitude"]) < 1e-4 and abs(centre[1] - here["longitude"]) < 1e-4 and centre[2],
+            f"my location: the map is centred on the given point and marks it ({centre})")
+    t.settle(driver, fixtures, "geolocation: the viewport follows", clustered=True)
+    t.screenshot(driver, args.screenshots, "12-my-location")
+    # Pan away, press again: back to the position.
+    driver.execute_script("window.isobar.map.panBy([400, 200], {animate: false});")
+    driver.find_element(By.CSS_SELECTOR, ".locate-button").click()
+    back = t.wait_for(driver, "geolocation: back to the position",
+                      f"const c = window.isobar.map.getCenter(); return Math.abs(c.lat - {here['latitude']}) < 1e-4 && Math.abs(c.lng - {here['longitude']}) < 1e-4;")
+    t.check(bool(back), "my location: pressed again after a pan, the map returns to the position")
+    # Denied: the page says so.
+    driver.execute_cdp_cmd("Browser.setPermission", {"origin": origin, "permission": {"name": "geolocation"}, "setting": "denied"})
+    driver.get(args.url)
+    t.settle(driver, fixtures, "geolocation denied: loaded", clustered=True)
+    driver.find_element(By.CSS_SELECTOR, ".locate-button").click()
+    text = t.wait_for(driver, "geolocation: denied message",
+                      "const m = document.getElementById('locate-message'); return !m.hidden && /denied/.test(m.textContent) ? m.textContent : null;")
+    t.check(bool(text) and "permission denied" in text, f"my location denied: the page says so ({text!r})")
+    t.screenshot(driver, args.screenshots, "13-location-denied")
+    driver.execute_cdp_cmd("Browser.resetPermissions", {})
+    driver.execute_cdp_cmd("Emulation.clearGeolocationOverride", {})
+
+
+def run_axe(t, driver, args, fixtures, axe_dir):
+    """axe-core (from PyPI's axe-selenium-python) on the page with the panel open, a callout and the
+    detail screen: no serious or critical violation."""
+    if axe_dir:
+        sys.path.insert(0, axe_dir)
+    try:
+        from axe_selenium_python import Axe
+    except ImportError:
+        t.check(False, "axe: axe-selenium-python is not installed (scripts/checks/browser.sh installs it)")
+        return
+    for width, height in ((1280, 900), (390, 844)):
+        t.set_viewport_size(driver, width, height)
+        driver.get(args.url)
+        t.settle(driver, fixtures, f"axe {width}x{height}: loaded", clustered=True)
+        if driver.execute_script("return document.getElementById('panel').dataset.open") != "true":
+            driver.find_element(By.ID, "panel-toggle").click()
+        axe = Axe(driver)
+        axe.inject()
+        results = axe.run()
+        bad = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+        t.check(not bad, f"axe {width}x{height}: no serious or critical violation "
+                         f"({[(v['id'], v['impact'], len(v['nodes']), v['nodes'][0]['target']) for v in bad]}; "
+                         f"{len(results['violations'])} lesser: {[v['id'] for v in results['violations'] if v not in bad]})")
+    # Keyboard: Tab reaches the panel's controls and the map's buttons.
+    reached = driver.execute_script("""
+        const want = ['panel-toggle', 'search', 'nearest'];
+        const focusable = [...document.querySelectorAll('a[href], button, input, [tabindex]:not([tabindex="-1"]), summary')]
+          .filter((el) => el.offsetParent !== null && !el.disabled);
+        return {ids: focusable.map((el) => el.id).filter(Boolean), count: focusable.length,
+                zoom: focusable.some((el) => el.classList.contains('leaflet-control-zoom-in')),
+                locate: focusable.some((el) => el.classList.contains('locate-button'))};""")
+    t.check(all(i in reached["ids"] for i in ("panel-toggle", "search", "nearest", "about-open")) and reached["zoom"] and reached["locate"],
+            f"keyboard: the panel, zoom, location and about controls are focusable ({reached['count']} focusable)")
+
+
+def wait_signal(t, directory, name, timeout=60):
+    path = os.path.join(directory, name)
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if os.path.exists(path):
+            return True
+        time.sleep(0.1)
+    t.check(False, f"offline: no '{name}' from browser.sh within {timeout} s")
+    return False
+
+
+def signal(directory, name):
+    open(os.path.join(directory, name), "w").close()
+
+
+HELD_JS = """
+const i = window.isobar; if (!i) return null;
+return {ids: [...i.annotations.keys()].sort(), status: document.getElementById('status-text').textContent,
+        connection: i.state.connection, opens: i.state.opens, offline: document.body.classList.contains('offline'),
+        drawn: document.querySelectorAll('.ann[data-id]').length,
+        controlled: !!(navigator.serviceWorker && navigator.serviceWorker.controller)};
+"""
+
+
+def run_offline(t, driver, args, fixtures):
+    """The gateway stops under an open page, then (when a service worker is served) the page is
+    reloaded without it, then the gateway comes back: kept markers shown and marked
+    "offline, data from HH:MM", then live again without a reload. browser.sh stops and starts the
+    gateway when this writes `stop` and `start` in the signal directory."""
+    sig = args.offline
+    t.set_viewport_size(driver, 1280, 900)
+    driver.get(args.url)
+    t.settle(driver, fixtures, "offline: live first", clustered=True)
+    kept = t.wait_for(driver, "offline: the view and annotations kept",
+                      "const k = JSON.parse(localStorage.getItem('isobar.offline') || 'null'); "
+                      "return k && k.items.length === window.isobar.annotations.size ? k.items.length : null;")
+    sw_status = driver.execute_async_script("const done = arguments[0]; fetch('sw.js', {cache: 'no-store'}).then(r => done(r.status), () => done(0));")
+    if sw_status == 200:
+        # The worker installs on the first load and claims the page; a reload is then served from it.
+        t.wait_for(driver, "offline: service worker active", "return !!navigator.serviceWorker.controller;", timeout=15)
+    held = driver.execute_script(HELD_JS)
+    signal(sig, "stop")
+    if not wait_signal(t, sig, "stopped"):
+        return
+    shown = t.wait_for(driver, "offline: the open page says offline",
+                       "const s = (() => { " + HELD_JS + " })(); return s && s.offline && /offline, data from \\d\\d:\\d\\d/.test(s.status) ? s : null;")
+    t.check(bool(shown) and shown["ids"] == held["ids"] and shown["drawn"] == len(held["ids"]),
+            f"offline: with the gateway stopped the page keeps its {kept} markers and says {shown and shown['status']!r}")
+    t.screenshot(driver, args.screenshots, "14-offline-open-page")
+    if sw_status == 200:
+        driver.get(args.url)
+        again = t.wait_for(driver, "offline: reload without the gateway",
+                           "const s = (() => { " + HELD_JS + " })(); return s && s.offline && s.ids.length ? s : null;", timeout=15)
+        t.check(bool(again) and again["ids"] == held["ids"] and again["drawn"] == len(held["ids"]) and "offline, data from" in again["status"],
+                f"offline start: a reload with the gateway down shows the kept {len(held['ids'])} markers, {again and again['status']!r}")
+        t.screenshot(driver, args.screenshots, "15-offline-start")
+        if args.docs_dir:
+            driver.save_screenshot(os.path.join(args.docs_dir, "web-map-offline.png"))
+            t.shrink_png(os.path.join(args.docs_dir, "web-map-offline.png"))
+    else:
+        t.log(f"SKIP offline start after a reload: the gateway answers {sw_status} for sw.js beside the page "
+              "(a service worker controls only pages at or under its own path)")
+    opens = driver.execute_script("return window.isobar.state.opens")
+    signal(sig, "start")
+    if not wait_signal(t, sig, "started", timeout=90):
+        return
+    live = t.wait_for(driver, "offline: live again",
+                      f"const s = (() => {{ {HELD_JS} }})(); return s && s.connection === 'connected' && s.opens > {opens} && !s.offline ? s : null;",
+                      timeout=30)
+    t.check(bool(live) and "offline" not in live["status"], f"offline: the gateway back, the page is live again by itself ({live and live['status']!r})")
+    t.settle(driver, fixtures, "offline: converged after the gateway came back", clustered=True)

@@ -1,0 +1,257 @@
+// The map view: Leaflet with the Natural Earth outlines in a light or dark style, the annotations
+// as markers (temperature colours, wind arrows, precipitation fill, clusters, stale faded), the
+// legend, and the "my location" control. Leaflet is the global L of Debian's leaflet.js.
+import { escapeHTML } from "./i18n.mjs";
+
+const L = globalThis.L;
+
+/// The brief's initial region (the iOS app's): center plus span, fitted to the window.
+export const INITIAL = { latitude: 40.924, longitude: -108.0955, latitudeDelta: 25, longitudeDelta: 20 };
+
+/// Temperature bands in °F (the marker colours), low to high: class, upper bound.
+export const TEMPERATURE_BANDS = [
+  ["t-frigid", 20], ["t-cold", 40], ["t-cool", 55], ["t-mild", 70], ["t-warm", 85], ["t-hot", Infinity],
+];
+
+/// Place labels: at most this many in view, and only places of at least placeMinimum(zoom) people.
+const PLACE_LABELS = 40;
+export function placeMinimum(zoom) {
+  return zoom < 3 ? 5000000 : zoom < 4 ? 2000000 : zoom < 5 ? 1000000 : 500000;
+}
+
+const STYLES = {
+  light: { color: "#7d8d9b", weight: 0.8, fillColor: "#f4f1e8", fillOpacity: 1 },
+  dark: { color: "#71808e", weight: 0.8, fillColor: "#2f3a45", fillOpacity: 1 },
+};
+
+export function regionBounds(r) {
+  return L.latLngBounds(
+    [r.latitude - r.latitudeDelta / 2, r.longitude - r.longitudeDelta / 2],
+    [r.latitude + r.latitudeDelta / 2, r.longitude + r.longitudeDelta / 2]);
+}
+
+/// Temperature class for a value in °F (null: unknown).
+export function temperatureClass(f) {
+  if (f === null) return "t-unknown";
+  return TEMPERATURE_BANDS.find(([, upper]) => f < upper)[0];
+}
+
+export function createMapView(ctx) {
+  const map = L.map("map", {
+    zoomSnap: 0, // fractional zoom, so the initial region fits the window tightly
+    zoomDelta: 1,
+    wheelPxPerZoomLevel: 90,
+    minZoom: 1,
+    maxZoom: 12,
+    worldCopyJump: false,
+    attributionControl: true,
+    zoomControl: false,
+  });
+  // Top left, away from the panel (top right on wide screens, bottom sheet on phones).
+  L.control.zoom({ position: "topleft" }).addTo(map);
+  map.attributionControl.setPrefix('<a href="https://leafletjs.com" rel="noopener">Leaflet</a> (BSD-2)');
+  map.attributionControl.addAttribution('Outlines: <a href="https://www.naturalearthdata.com" rel="noopener">Natural Earth</a> (public domain)');
+  map.fitBounds(regionBounds(INITIAL), { animate: false });
+
+  const basemapRenderer = L.canvas({ padding: 0.5 });
+  map.createPane("basemap").style.zIndex = 250; // under markers and popups
+  const basemap = [];
+  const markerLayer = L.layerGroup().addTo(map);
+  const markers = new Map(); // id -> { marker, html, lat, lon }
+  let worldOffset = 0;
+  let theme = "light";
+
+  // Country outlines, drawn three times (one world either side) so panning across the date line
+  // never shows an empty ocean.
+  fetch("countries.geojson")
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`countries.geojson: HTTP ${r.status}`))))
+    .then((geojson) => {
+      for (const offset of [-360, 0, 360]) {
+        basemap.push(L.geoJSON(geojson, {
+          pane: "basemap",
+          renderer: basemapRenderer,
+          interactive: false,
+          style: STYLES[theme],
+          coordsToLatLng: (c) => L.latLng(c[1], c[0] + offset),
+        }).addTo(map));
+      }
+    })
+    .catch((e) => console.warn("isobar: no basemap", e));
+
+  // Place labels (GeoNames, Web/places.json): at each zoom only places big enough to matter there,
+  // at most PLACE_LABELS of them in view, drawn under the markers and never clickable.
+  map.createPane("places").style.zIndex = 350;
+  map.getPane("places").style.pointerEvents = "none";
+  const placeLayer = L.layerGroup().addTo(map);
+  let places = [];
+  fetch("web/places.json")
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`places.json: HTTP ${r.status}`))))
+    .then((rows) => {
+      places = rows;
+      drawPlaces();
+    })
+    .catch((e) => console.warn("isobar: no place labels", e));
+
+  function drawPlaces() {
+    placeLayer.clearLayers();
+    const zoom = map.getZoom();
+    const minimum = placeMinimum(zoom);
+    const bounds = map.getBounds();
+    let shown = 0;
+    for (const [name, lat, lon, population] of places) {
+      if (population < minimum || shown >= PLACE_LABELS) break; // most populous first
+      const at = L.latLng(lat, nearLongitude(lon));
+      if (!bounds.contains(at)) continue;
+      shown += 1;
+      L.marker(at, {
+        pane: "places", interactive: false, keyboard: false,
+        icon: L.divIcon({ className: "place-label", html: `<span>${escapeHTML(name)}</span>`, iconSize: null }),
+      }).addTo(placeLayer);
+    }
+  }
+  map.on("moveend", drawPlaces);
+
+  function setTheme(name) {
+    theme = STYLES[name] ? name : "light";
+    document.body.classList.toggle("theme-dark", theme === "dark");
+    for (const layer of basemap) layer.setStyle(STYLES[theme]);
+  }
+
+  /// The longitude to draw `lon` at: the copy nearest the map's center.
+  function nearLongitude(lon) {
+    return lon + 360 * Math.round((map.getCenter().lng - lon) / 360);
+  }
+
+  /// Temperature in °F for colouring, whatever unit the title is in.
+  function fahrenheit(a) {
+    if (typeof a.value !== "number") return null;
+    return ctx.shown().units === "metric" ? (a.value * 9) / 5 + 32 : a.value;
+  }
+
+  /// A marker's HTML; stale stations (older than the filter's --stale-after) are drawn faded.
+  function markerHTML(a) {
+    const title = a.title || "";
+    const stale = a.stale && !a.cluster ? " stale" : "";
+    if (a.cluster) {
+      const digits = String(a.count || 0).length;
+      return `<div class="ann cluster size-${Math.min(4, digits)}" data-id="${escapeHTML(a.id)}" title="${escapeHTML(a.subtitle || "")}">` +
+        `<span class="count">${escapeHTML(a.count)}</span>` +
+        (title ? `<span class="mean">${escapeHTML(title)}</span>` : "") + `</div>`;
+    }
+    const attrs = `data-id="${escapeHTML(a.id)}" title="${escapeHTML(a.subtitle || a.id)}"`;
+    if (!title) return `<div class="ann${stale} unknown" ${attrs}>–</div>`;
+    if (a.wind) {
+      const w = a.wind;
+      let text = title;
+      if (w.arrow && text.endsWith(w.arrow)) text = text.slice(0, -w.arrow.length).trim();
+      const arrow = typeof w.rotation === "number" && !w.calm
+        ? `<span class="arrow" style="transform:rotate(${w.rotation}deg)">↑</span>` : "";
+      return `<div class="ann${stale} wind${w.calm ? " calm" : ""}" ${attrs}>${arrow}<span>${escapeHTML(text)}</span></div>`;
+    }
+    if (ctx.shown().field === "precipitation") {
+      const p = typeof a.value === "number" ? Math.max(0, Math.min(100, a.value)) : 0;
+      return `<div class="ann${stale} precip" style="--p:${p}%" ${attrs}>${escapeHTML(title)}</div>`;
+    }
+    return `<div class="ann${stale} temp ${temperatureClass(fahrenheit(a))}" ${attrs}>${escapeHTML(title)}</div>`;
+  }
+
+  function removeMarker(id) {
+    const entry = markers.get(id);
+    if (entry) {
+      markerLayer.removeLayer(entry.marker);
+      markers.delete(id);
+    }
+  }
+
+  function upsertMarker(a) {
+    const html = markerHTML(a);
+    const lat = a.coordinate.latitude;
+    const lon = a.coordinate.longitude;
+    let entry = markers.get(a.id);
+    if (!entry) {
+      const marker = L.marker([lat, nearLongitude(lon)], {
+        icon: L.divIcon({ className: "ann-icon", html, iconSize: null }),
+        keyboard: true,
+        riseOnHover: true,
+        title: a.subtitle || a.id,
+        alt: a.subtitle || a.id,
+      });
+      marker.on("click", () => ctx.onMarkerClick(a.id));
+      entry = { marker, html, lat, lon };
+      markers.set(a.id, entry);
+      markerLayer.addLayer(marker);
+    } else {
+      if (entry.lat !== lat || entry.lon !== lon) {
+        entry.lat = lat;
+        entry.lon = lon;
+        entry.marker.setLatLng([lat, nearLongitude(lon)]);
+      }
+      if (entry.html !== html) {
+        entry.html = html;
+        entry.marker.setIcon(L.divIcon({ className: "ann-icon", html, iconSize: null }));
+      }
+    }
+    entry.marker.getElement()?.classList.toggle("selected", a.id === ctx.selected());
+  }
+
+  /// Redraws after an AnnotationSet result: `full` drops markers no longer held (keeping the
+  /// others, no flicker), `diff` its removals; then the upserts; a restyle redraws everything.
+  function draw(result, items) {
+    for (const id of result.removed) removeMarker(id);
+    if (result.kind === "full") for (const id of [...markers.keys()]) if (!items.has(id)) removeMarker(id);
+    for (const a of result.upserted) upsertMarker(a);
+    if (result.restyle) for (const a of items.values()) upsertMarker(a);
+  }
+
+  /// Draws a whole set (an offline start from the kept annotations).
+  function drawAll(items) {
+    for (const id of [...markers.keys()]) if (!items.has(id)) removeMarker(id);
+    for (const a of items.values()) upsertMarker(a);
+  }
+
+  function setSelectedClass(id, on) {
+    markers.get(id)?.marker.getElement()?.classList.toggle("selected", on);
+  }
+
+  // After a pan across the date line, move markers to the world copy beside the center.
+  function rewrap(popup) {
+    const offset = 360 * Math.round(map.getCenter().lng / 360);
+    if (offset === worldOffset) return;
+    worldOffset = offset;
+    for (const entry of markers.values()) entry.marker.setLatLng([entry.lat, nearLongitude(entry.lon)]);
+    if (popup && popup.isOpen()) {
+      const p = popup.getLatLng();
+      popup.setLatLng([p.lat, nearLongitude(p.lng)]);
+    }
+  }
+
+  return { map, markers, draw, drawAll, setSelectedClass, rewrap, nearLongitude, setTheme, markerHTML };
+}
+
+/// The legend for the field shown: the temperature colour scale in the shown unit, the
+/// precipitation fill, the wind arrow and calm; clusters, unknown and stale markers explained.
+export function legendHTML(field, units, t) {
+  const metric = units === "metric";
+  const unit = metric ? "°C" : "°F";
+  const show = (f) => (metric ? Math.round(((f - 32) * 5) / 9) : f);
+  let scale = "";
+  if (field === "temperature") {
+    let lower = null;
+    scale = `<ul class="legend-scale" aria-label="${escapeHTML(t("temperature"))} ${unit}">` + TEMPERATURE_BANDS.map(([cls, upper]) => {
+      const text = lower === null ? `< ${show(upper)}` : upper === Infinity ? `≥ ${show(lower)}` : `${show(lower)}–${show(upper)}`;
+      lower = upper;
+      return `<li><span class="swatch ann ${cls}"></span>${text}</li>`;
+    }).join("") + `</ul><div class="legend-unit">${escapeHTML(t("temperature"))}, ${unit}</div>`;
+  } else if (field === "precipitation") {
+    scale = `<ul class="legend-scale">` + [0, 30, 60, 100].map((p) =>
+      `<li><span class="swatch ann precip" style="--p:${p}%"></span>${p}%</li>`).join("") +
+      `</ul><div class="legend-unit">${escapeHTML(t("legendPrecip"))}</div>`;
+  } else {
+    scale = `<ul class="legend-keys"><li><span class="swatch ann wind"><span class="arrow" style="transform:rotate(90deg)">↑</span></span>${escapeHTML(t("legendWindArrow"))}</li>` +
+      `<li><span class="swatch ann wind calm">calm</span>${escapeHTML(t("legendCalm"))}</li></ul>`;
+  }
+  return scale + `<ul class="legend-keys">` +
+    `<li><span class="swatch ann cluster"><span class="count">12</span></span>${escapeHTML(t("legendCluster"))}</li>` +
+    `<li><span class="swatch ann unknown">–</span>${escapeHTML(t("legendUnknown"))}</li>` +
+    `<li><span class="swatch ann stale temp t-mild">46°</span>${escapeHTML(t("legendStale"))}</li></ul>`;
+}
