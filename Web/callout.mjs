@@ -37,12 +37,15 @@ export function createCallout(ctx) {
     if (id) ctx.mapView.setSelectedClass(id, true);
   }
 
-  /// Autopan padding from what covers the map now: the panel (a side panel: its width on the right;
-  /// a bottom sheet: its height; a collapsed pill at the top: its height) and an open detail screen.
+  /// Autopan padding from what covers the map now: the zoom and location buttons (their column on
+  /// the left), the panel (a side panel: its width on the right; a bottom sheet: its height; a
+  /// collapsed line at the top: its height) and an open detail screen.
   function fitOptions() {
     const w = window.innerWidth;
     const h = window.innerHeight;
-    let topLeft = [16, 16];
+    // Never over the zoom and location buttons: keep clear of their column on the left.
+    const controls = document.querySelector(".leaflet-top.leaflet-left")?.getBoundingClientRect();
+    let topLeft = [controls && controls.width ? controls.right + 8 : 16, 16];
     let bottomRight = [16, 16];
     const element = document.getElementById("panel");
     const panel = element.getBoundingClientRect();

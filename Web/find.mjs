@@ -80,7 +80,6 @@ export function createFind(ctx) {
     li.innerHTML = inner;
     if (go) {
       li.tabIndex = 0;
-      li.setAttribute("role", "button");
       li.addEventListener("click", go);
       li.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), go()));
     }

@@ -64,8 +64,9 @@ const p = document.querySelector('.leaflet-popup');
 if (!p || !p.querySelector('.callout-body dd')) return null;
 const b = p.getBoundingClientRect();
 const panel = document.getElementById('panel').getBoundingClientRect();
-const overlap = !(b.right <= panel.left || b.left >= panel.right || b.bottom <= panel.top || b.top >= panel.bottom);
-return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, overlapsPanel: overlap,
+const overlaps = (r) => !(b.right <= r.left || b.left >= r.right || b.bottom <= r.top || b.top >= r.bottom);
+const controls = [...document.querySelectorAll('.leaflet-control-zoom, .locate-control')].map((el) => el.getBoundingClientRect());
+return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, overlapsPanel: overlaps(panel), overlapsControls: controls.some(overlaps),
         panel: [panel.left, panel.top, panel.right, panel.bottom], inner: [innerWidth, innerHeight]};
 """
 
@@ -117,15 +118,23 @@ def run_layout(t, driver, args, fixtures, names):
         # Leave the panel expanded (the harder case for the callout), then open a callout.
         if g2["open"] != "true":
             driver.find_element(By.ID, "panel-toggle").click()
-        station = t.wait_for(driver, f"{label}: a tappable marker", TAPPABLE_JS)
+        station = driver.execute_script(TAPPABLE_JS)
+        for _ in range(3):  # a small screen may show only clusters: tap one (it zooms in) until stations show
+            if station:
+                break
+            driver.execute_script("const c = [...document.querySelectorAll('.leaflet-marker-pane .ann.cluster')]"
+                                  ".sort((a, b) => b.textContent.localeCompare(a.textContent))[0]; if (c) c.click();")
+            t.settle(driver, fixtures, f"{label}: zoomed in on a cluster", clustered=True)
+            station = driver.execute_script(TAPPABLE_JS)
+        t.check(bool(station), f"{label}: a station marker to tap ({station})")
         if station:
             driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
             box = t.wait_for(driver, f"{label}: callout open", f"return (() => {{ {POPUP_BOX_JS} }})();")
             time.sleep(0.6)  # the autopan animation
             box = driver.execute_script(POPUP_BOX_JS)
             t.check(bool(box) and box["left"] >= 0 and box["top"] >= 0 and box["right"] <= width and box["bottom"] <= height
-                    and not box["overlapsPanel"],
-                    f"{label}: the callout of {station} is inside the viewport and clear of the panel ({json.dumps(box)})")
+                    and not box["overlapsPanel"] and not box["overlapsControls"],
+                    f"{label}: the callout of {station} is inside the viewport, clear of the panel and the zoom buttons ({json.dumps(box)})")
             g3 = driver.execute_script(GEOMETRY_JS)
             no_overflow(t, g3, f"{label} callout open")
             t.screenshot(driver, args.screenshots, f"layout-{label}-callout")

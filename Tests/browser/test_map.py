@@ -466,13 +466,13 @@ def run(driver, args, fixtures, names):
     driver.get(args.url.rstrip("/") + "/?limit=30")
     state = settle(driver, fixtures, "clusters with limit 30", clustered=True,
                    predicate=lambda s: s["viewport"].get("limit") == 30 and any(a[2] for a in s["annotations"]))
-    bubbles = driver.execute_script("return document.querySelectorAll('.ann.cluster').length")
+    bubbles = driver.execute_script("return document.querySelectorAll('.leaflet-marker-pane .ann.cluster').length")
     check(bubbles > 0 and state and bubbles == sum(1 for a in state["annotations"] if a[2]),
           f"clusters drawn as bubbles ({bubbles})")
     screenshot(driver, args.screenshots, "09-clusters")
     if state:
         zoom = driver.execute_script("return window.isobar.map.getZoom()")
-        driver.execute_script("document.querySelector('.ann.cluster').click()")
+        driver.execute_script("document.querySelector('.leaflet-marker-pane .ann.cluster').click()")
         settle(driver, fixtures, "a cluster click zooms in", clustered=True,
                predicate=lambda s: True)
         check(driver.execute_script("return window.isobar.map.getZoom()") > zoom, "a cluster click zooms in")
