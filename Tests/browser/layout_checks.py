@@ -324,3 +324,19 @@ def run_offline(t, driver, args, fixtures):
                       timeout=30)
     t.check(bool(live) and "offline" not in live["status"], f"offline: the gateway back, the page is live again by itself ({live and live['status']!r})")
     t.settle(driver, fixtures, "offline: converged after the gateway came back", clustered=True)
+
+
+def run_theme(t, driver, args, fixtures):
+    """The map style switch: dark outlines and sea, then back to light (kept in the settings)."""
+    t.set_viewport_size(driver, 1280, 900)
+    driver.get(args.url)
+    t.settle(driver, fixtures, "theme: loaded", clustered=True)
+    STYLE_JS = ("return [document.body.classList.contains('theme-dark'), getComputedStyle(document.getElementById('map')).backgroundColor, "
+                "JSON.parse(localStorage.getItem('isobar.settings')).theme];")
+    t.click_control(driver, "theme", "dark")
+    dark = driver.execute_script(STYLE_JS)
+    t.screenshot(driver, args.screenshots, "16-dark")
+    t.click_control(driver, "theme", "light")
+    light = driver.execute_script(STYLE_JS)
+    t.check(dark == [True, "rgb(22, 33, 44)", "dark"] and light == [False, "rgb(201, 220, 232)", "light"],
+            f"the map style switches to dark and back ({dark}, {light})")

@@ -486,6 +486,7 @@ def run(driver, args, fixtures, names):
     layout_checks.run_layout(me, driver, args, fixtures, names)
     timings.append(("layout at 5 sizes", time.monotonic() - started))
     layout_checks.run_geolocation(me, driver, args, fixtures)
+    layout_checks.run_theme(me, driver, args, fixtures)
     started = time.monotonic()
     layout_checks.run_axe(me, driver, args, fixtures, args.axe_dir)
     timings.append(("axe", time.monotonic() - started))
