@@ -40,7 +40,7 @@ export function createAbout(ctx) {
       `<h3>Data sources</h3><ul class="sources" data-feeds="${labels.join(" ")}">${feeds}` +
       `<li>Place names and time zones: <a href="https://www.geonames.org/" rel="noopener">GeoNames</a>, licensed under ` +
       `<a href="https://creativecommons.org/licenses/by/4.0/" rel="noopener">CC BY 4.0</a>.</li>` +
-      `<li>Country outlines: <a href="https://www.naturalearthdata.com/" rel="noopener">Made with Natural Earth</a>. Free vector and raster map data (public domain).</li>` +
+      `<li>Country outlines (1:110m) and state and province borders (1:50m): <a href="https://www.naturalearthdata.com/" rel="noopener">Made with Natural Earth</a>. Free vector and raster map data (public domain).</li>` +
       `<li>Map library: <a href="https://leafletjs.com/" rel="noopener">Leaflet</a> © Volodymyr Agafonkin, BSD 2-Clause licence.</li>` +
       `<li>Weather icons: drawn by Isobar.</li></ul>`;
   }

@@ -19,6 +19,11 @@ export function placeMinimum(zoom) {
   return zoom < 3 ? 5000000 : zoom < 4 ? 2000000 : zoom < 5 ? 1000000 : 500000;
 }
 
+const STATE_STYLES = {
+  light: { color: "#a9b6c2", weight: 0.7, dashArray: "3 3", fill: false },
+  dark: { color: "#56636f", weight: 0.7, dashArray: "3 3", fill: false },
+};
+
 const STYLES = {
   light: { color: "#7d8d9b", weight: 0.8, fillColor: "#f4f1e8", fillOpacity: 1 },
   dark: { color: "#71808e", weight: 0.8, fillColor: "#2f3a45", fillOpacity: 1 },
@@ -61,22 +66,26 @@ export function createMapView(ctx) {
   let worldOffset = 0;
   let theme = "light";
 
-  // Country outlines, drawn three times (one world either side) so panning across the date line
-  // never shows an empty ocean.
-  fetch("countries.geojson")
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`countries.geojson: HTTP ${r.status}`))))
+  // Country outlines, then state and province borders over them (Web/states.json, Natural Earth
+  // 1:50m admin-1), each drawn three times (one world either side) so panning across the date
+  // line never shows an empty ocean.
+  const loadLayer = (url, styles) => fetch(url)
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${url}: HTTP ${r.status}`))))
     .then((geojson) => {
       for (const offset of [-360, 0, 360]) {
-        basemap.push(L.geoJSON(geojson, {
+        const layer = L.geoJSON(geojson, {
           pane: "basemap",
           renderer: basemapRenderer,
           interactive: false,
-          style: STYLES[theme],
+          style: styles[theme],
           coordsToLatLng: (c) => L.latLng(c[1], c[0] + offset),
-        }).addTo(map));
+        }).addTo(map);
+        basemap.push([layer, styles]);
       }
-    })
-    .catch((e) => console.warn("isobar: no basemap", e));
+    });
+  loadLayer("countries.geojson", STYLES)
+    .then(() => loadLayer("web/states.json", STATE_STYLES))
+    .catch((e) => console.warn("isobar: basemap incomplete", e));
 
   // Place labels (GeoNames, Web/places.json): at each zoom only places big enough to matter there,
   // at most PLACE_LABELS of them in view, drawn under the markers and never clickable.
@@ -114,7 +123,7 @@ export function createMapView(ctx) {
   function setTheme(name) {
     theme = STYLES[name] ? name : "light";
     document.body.classList.toggle("theme-dark", theme === "dark");
-    for (const layer of basemap) layer.setStyle(STYLES[theme]);
+    for (const [layer, styles] of basemap) layer.setStyle(styles[theme]);
   }
 
   /// The longitude to draw `lon` at: the copy nearest the map's center.

@@ -6,7 +6,7 @@ const CACHE = "isobar-v1";
 const FILES = [
   "./", "web/isobar.css", "web/app.mjs", "web/client.mjs", "web/i18n.mjs", "web/icons.mjs", "web/forecast.mjs",
   "web/map.mjs", "web/panel.mjs", "web/callout.mjs", "web/detail.mjs", "web/find.mjs", "web/locate.mjs",
-  "web/offline.mjs", "web/about.mjs", "web/places.json", "leaflet/leaflet.js", "leaflet/leaflet.css", "countries.geojson",
+  "web/offline.mjs", "web/about.mjs", "web/places.json", "web/states.json", "leaflet/leaflet.js", "leaflet/leaflet.css", "countries.geojson",
 ];
 
 self.addEventListener("install", (event) => {
