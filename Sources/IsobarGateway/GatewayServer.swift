@@ -61,6 +61,11 @@ public enum GatewayServer {
         router.get("/") { _, context in
             try await serveFile(options.webRoot + "/index.html", files: files, context: context)
         }
+        // The service worker must be served at the root: a worker controls only pages at or
+        // under its own path, and the page is `/`.
+        router.get("/sw.js") { _, context in
+            try await serveFile(options.webRoot + "/sw.js", files: files, context: context)
+        }
         router.get("/web/**") { request, context in
             try await serveUnder(options.webRoot, prefix: "/web/", request: request, files: files, context: context)
         }
