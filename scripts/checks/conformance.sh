@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The conformance kit (conformance/, scripts/conformance.py): Isobar's own filter, format and
+# fetch pass every vector (the disputed ones too: they record what the binary does today); the
+# Python formatter in examples/ passes the vectors of what it implements (English annotations,
+# errors, pass-through); a filter with one rule broken (Tests/conformance/exclusive_edges_filter.py:
+# viewport edges exclusive) fails, and the runner names the vector that checks the rule.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin="${ISOBAR_BINARY:-.build/debug/isobar}"
+[ -x "$bin" ] || swift build --product isobar 2>&1 | grep -vE 'prohibited flag' | tail -3
+run() { python3 scripts/conformance.py "$@"; }
+run filter --disputed -- "$bin" filter
+run format --disputed -- "$bin" format
+run fetch --disputed -- "$bin" fetch
+run format --only 'formatting-rules-exactly/*-en' --only 'formatting-rules-exactly/wind-knots' \
+  --only 'formatting-rules-exactly/diff-and-stale' --only 'formatting-rules-exactly/no-snapshot' \
+  --only 'lines/*' --only 'errors/*' -- python3 examples/format.py
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+if run filter -- python3 Tests/conformance/exclusive_edges_filter.py "$bin" >"$out"; then
+  cat "$out"; echo "conformance: the broken filter passed" >&2; exit 1
+fi
+grep -q '^FAIL filter/client-contract-viewport/edges-inclusive ' "$out" || { cat "$out"; echo "conformance: the broken filter's vector was not named" >&2; exit 1; }
+[ "$(grep -c '^FAIL' "$out")" -eq 1 ] || { cat "$out"; echo "conformance: the broken filter failed other vectors too" >&2; exit 1; }
+echo "conformance: ok (filter, format, fetch pass; examples/format.py passes its vectors; the broken filter fails edges-inclusive)" >&2
