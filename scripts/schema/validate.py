@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Validates NDJSON lines against schema/ (JSON Schema draft 2020-12, PyPI jsonschema):
     python3 scripts/schema/validate.py FILE.ndjson...
+    python3 scripts/schema/validate.py --websocket FILE.ndjson...   (an app's frames: schema/websocket/)
 Every line must be a JSON object whose `type` has a schema in schema/messages/<type>.json and
 that validates against it. Prints the count of lines validated per type; exits 1 on any invalid
 line or any type without a schema (naming the file to add).
@@ -29,7 +30,10 @@ def registry():
 def main(files):
     reg = registry()
     validators = {}
-    for path in sorted((ROOT / "messages").glob("*.json")):
+    folder = "messages"
+    if files and files[0] == "--websocket":  # an app's frames to the gateway: schema/websocket/
+        folder, files = "websocket", files[1:]
+    for path in sorted((ROOT / folder).glob("*.json")):
         validators[path.stem] = Draft202012Validator(json.loads(path.read_text()), registry=reg)
     counts = collections.Counter()
     failures = 0
@@ -49,7 +53,7 @@ def main(files):
             if not isinstance(kind, str) or kind not in validators:
                 missing[kind] += 1
                 if missing[kind] == 1:
-                    print(f"{where}: no schema for message type {kind!r}: add schema/messages/{kind}.json "
+                    print(f"{where}: no schema for message type {kind!r}: add schema/{folder}/{kind}.json "
                           f"(in scripts/make-schema.py's MESSAGES) and document the type in PROTOCOL.md: {line.strip()[:200]}",
                           file=sys.stderr)
                 failures += 1
@@ -63,7 +67,7 @@ def main(files):
                 continue
             counts[kind] += 1
     total = sum(counts.values())
-    print(f"schema: {total} lines validated: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), file=sys.stderr)
+    print(f"schema: {total} lines validated against schema/{folder}/: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), file=sys.stderr)
     if failures:
         print(f"schema: {failures} line(s) failed", file=sys.stderr)
         return 1
