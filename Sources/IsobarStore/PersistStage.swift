@@ -8,6 +8,9 @@ import Logging
 /// incomplete one is never stored and reported with one `error` line. A resync request without a
 /// `client` republishes the latest stored snapshot of each day with source `store`.
 ///
+/// The store sits behind a `StoreKeeper`: a damaged, read-only or full file never stops the
+/// stage, and replays come from the newest snapshot of each day it holds in memory.
+///
 /// Snapshots already in the store are recognised by id from the first station line on and never
 /// assembled again, so the persister's own replays coming back to it over the bus cost a parse per
 /// line and nothing else.

@@ -93,6 +93,33 @@ import Testing
         }
     }
 
+    /// The stage on top: random bytes over the file while persist runs, then a restarted filter's
+    /// `resync` (the feed offline). The fault is one `error` line; the replay still carries both
+    /// days, so the filter's maps are not left empty.
+    @Test func aStageWhoseFileIsOverwrittenStillAnswersAResyncWithBothDays() throws {
+        try Support.withTemporaryDirectory { dir in
+            let path = dir + "/isobar.sqlite"
+            let keeper = try StoreKeeper(path: path, logger: Support.quietLogger, now: Self.now)
+            var stage = try PersistStage(keeper: keeper, logger: Support.quietLogger, clock: { Self.now + 60 })
+            let today = try Self.snapshot(.today, step: 1)
+            let tomorrow = try Self.snapshot(.tomorrow, step: 1)
+            #expect(Support.run(&stage, Support.snapshotText(.today, today.stations, fetchedAt: today.fetchedAt, id: today.id)) == [])
+            try Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: URL(fileURLWithPath: path))
+            let stored = Support.run(&stage, Support.snapshotText(.tomorrow, tomorrow.stations, fetchedAt: tomorrow.fetchedAt, id: tomorrow.id))
+            #expect(stored.count == 1)
+            #expect(stored.first?.hasPrefix(#"{"type":"error","stage":"persist","message":"the database \#(path) was damaged while persist ran ("#) == true)
+
+            let replay = Support.run(&stage, #"{"type":"resync","reason":"filter started"}"#)
+            let expected = Self.writer { writer in
+                today.write(now: Self.now + 60, into: &writer)
+                tomorrow.write(now: Self.now + 60, into: &writer)
+            }
+            #expect(replay == Support.lines(expected))
+            try stage.store.close()
+            #expect(try Self.reopened(path) == [.today: "today-1", .tomorrow: "tomorrow-1"])
+        }
+    }
+
     /// Garbage at open (random bytes, as after a disk fault): the file is moved aside untouched,
     /// with its timestamp, and a fresh store opens; a restart loop is gone.
     @Test func aGarbageFileAtOpenIsMovedAsideAndAFreshStoreOpens() throws {
