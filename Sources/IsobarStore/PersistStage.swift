@@ -61,7 +61,7 @@ public struct PersistStage: Sendable {
             reject(error.description, line, into: &writer)
             return
         }
-        keeper.retry(now: clock())
+        if keeper.needsRetry { keeper.retry(now: clock()) }
         switch type {
         case "station": handleStation(object, line, into: &writer)
         case "snapshot": handleEnd(object, line, into: &writer)

@@ -95,6 +95,16 @@ public struct StoreKeeper: Sendable {
         }
     }
 
+    /// True when `retry` has something to do (held snapshots, or a file to open again): checked
+    /// per line before reading the clock.
+    public var needsRetry: Bool {
+        switch state {
+        case .readOnly: return false
+        case .retrying: return true
+        case .writable: return !unsaved.isEmpty
+        }
+    }
+
     /// Days whose latest arrival is not in the file yet.
     public var unsavedDays: [Day] { Day.allCases.filter { unsaved[$0] != nil } }
 
