@@ -97,6 +97,8 @@ struct PersistCrashTests {
         }
         // Writes did happen between the kills (otherwise the test proved nothing).
         #expect(progressed > 0, "no snapshot was stored in \(Self.rounds) rounds")
+        // A kill -9 is never taken for damage: no file was moved aside.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dataDir).filter { $0.contains(".corrupt-") } == [])
         print("persist crash test: \(Self.rounds) kill -9s (half at random while streaming, half aimed at the commit); "
               + "integrity_check ok after each; \(progressed) rounds stored new data, about \(storedTotal) snapshots in all; "
               + "aimed kills: \(aimed.committed) after the commit, \(aimed.notCommitted) before or during it")
