@@ -18,6 +18,8 @@ import IsobarCore
 public final class FavoritesStore: FavoritesBacking, Sendable {
     public let path: String
     public var location: String { path }
+    /// What the file may hold (`FavoritesLimits`).
+    public let limits: FavoritesLimits
     private let state: State
 
     /// Open, open for reading only (and why), or why not at all.
@@ -28,8 +30,9 @@ public final class FavoritesStore: FavoritesBacking, Sendable {
     }
 
     /// Opens (creating if needed) the favorites file at `path`, creating its directory.
-    public init(path: String) {
+    public init(path: String, limits: FavoritesLimits = FavoritesLimits()) {
         self.path = path
+        self.limits = limits
         do {
             try DataDirectory.create(parentOf: path)
             state = .open(try Self.open(path))
@@ -59,26 +62,77 @@ public final class FavoritesStore: FavoritesBacking, Sendable {
         }
     }
 
+    /// The client's list; reading it counts as a use of the name (when the file can be written).
     public func favorites(of client: String) throws -> [String] {
-        try run("reading the favorites of \(client)") { db in
+        let ids = try run("reading the favorites of \(client)") { db in
             try db.read { db in
                 try String.fetchAll(db, sql: "SELECT id FROM favorites WHERE client = ? ORDER BY position", arguments: [client])
             }
         }
+        if !ids.isEmpty, case .open(let database) = state {
+            try? database.write { db in try Self.markUsed(client, db) }
+        }
+        return ids
     }
 
+    /// Appends `id`; then, if the file holds more names or favorites than `limits` allows, drops
+    /// the names used longest ago. Throws past `limits.perName`.
     public func add(_ id: String, for client: String) throws {
+        let limits = limits
         try run(writing: true, "adding favorite \(id) of \(client)") { db in
             try db.write { db in
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorites WHERE client = ?", arguments: [client]) ?? 0
+                guard count < limits.perName else {
+                    throw StoreError.invalidArgument("client \"\(client)\" already has \(limits.perName) favorites in \(path); remove one first")
+                }
                 let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM favorites WHERE client = ?", arguments: [client]) ?? 1
                 try db.execute(sql: "INSERT OR IGNORE INTO favorites (client, id, position) VALUES (?, ?, ?)", arguments: [client, id, next])
+                try Self.markUsed(client, db)
+                try Self.expire(beyond: limits, sparing: client, db)
             }
         }
     }
 
     public func remove(_ id: String, for client: String) throws {
         try run(writing: true, "removing favorite \(id) of \(client)") { db in
-            try db.write { db in try db.execute(sql: "DELETE FROM favorites WHERE client = ? AND id = ?", arguments: [client, id]) }
+            try db.write { db in
+                try db.execute(sql: "DELETE FROM favorites WHERE client = ? AND id = ?", arguments: [client, id])
+                try Self.markUsed(client, db)
+            }
+        }
+    }
+
+    /// How many names and favorites the file holds (for tests and diagnostics).
+    public func size() throws -> (names: Int, favorites: Int) {
+        try run("counting favorites") { db in
+            try db.read { db in
+                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM names") ?? 0,
+                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorites") ?? 0)
+            }
+        }
+    }
+
+    /// Moves `client` to the most recently used end (a counter, not a clock: only the order
+    /// matters), or forgets it when its list is empty.
+    private static func markUsed(_ client: String, _ db: Database) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM favorites WHERE client = ?)", arguments: [client]) == true else {
+            try db.execute(sql: "DELETE FROM names WHERE client = ?", arguments: [client])
+            return
+        }
+        try db.execute(sql: """
+            INSERT INTO names (client, used) VALUES (?1, (SELECT COALESCE(MAX(used), 0) + 1 FROM names))
+            ON CONFLICT (client) DO UPDATE SET used = excluded.used
+            """, arguments: [client])
+    }
+
+    /// Drops whole names, used longest ago first, until the file is within `limits`.
+    private static func expire(beyond limits: FavoritesLimits, sparing client: String, _ db: Database) throws {
+        while try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM names") ?? 0) > limits.names
+                || (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorites") ?? 0) > limits.favorites {
+            guard let oldest = try String.fetchOne(db, sql: "SELECT client FROM names WHERE client != ? ORDER BY used LIMIT 1",
+                                                   arguments: [client]) else { return }
+            try db.execute(sql: "DELETE FROM favorites WHERE client = ?", arguments: [oldest])
+            try db.execute(sql: "DELETE FROM names WHERE client = ?", arguments: [oldest])
         }
     }
 
@@ -131,28 +185,12 @@ public final class FavoritesStore: FavoritesBacking, Sendable {
     }
 
     /// Opens a file that cannot be written, for reading only: it must already be a complete,
-    /// healthy favorites store (nothing can be created or migrated in it).
-    ///
-    /// A WAL database opened read-only still needs its `-shm` file, which a read-only file system
-    /// cannot hold, so the file is opened as an SQLite URI with `immutable=1` (the system SQLite
-    /// is built with URI file names on): no locks, no `-shm`. The price: changes left in a `-wal`
-    /// file beside it by a process that was killed are not seen, and nothing can be done about
-    /// them on a read-only file system anyway.
+    /// healthy favorites store (`ReadOnlyDatabase`); names are not marked used in it.
     private static func openForReading(_ path: String) throws -> DatabaseQueue {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let escaped = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else {
-            throw StoreError.cannotOpen(path: path, reason: "the path cannot be written as an SQLite URI")
+        // A file of any version since v1 can be read: `favorites` is all a reader needs.
+        try ReadOnlyDatabase.open(path, label: "isobar-favorites") { db in
+            try db.tableExists("favorites") && !migrator.hasBeenSuperseded(db)
         }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = "isobar-favorites (read-only)"
-        let database = try DatabaseQueue(path: "file:" + escaped + "?immutable=1", configuration: configuration)
-        let usable = try database.read { db in
-            try String.fetchAll(db, sql: "PRAGMA quick_check(3)") == ["ok"]
-                && migrator.hasCompletedMigrations(db) && !migrator.hasBeenSuperseded(db)
-        }
-        guard usable else { throw StoreError.cannotOpen(path: path, reason: "read-only, and not a complete favorites store") }
-        return database
     }
 
     /// The schema, as GRDB migrations (append new ones; never edit a shipped one). `position`
@@ -168,6 +206,18 @@ public final class FavoritesStore: FavoritesBacking, Sendable {
                     PRIMARY KEY (client, id)
                 ) WITHOUT ROWID;
                 CREATE INDEX favorites_in_order ON favorites (client, position);
+                """)
+        }
+        // Issue 27: the names in the order of their last use, to drop the oldest when the file
+        // is full (`FavoritesLimits`). Names already stored count as used before any new use.
+        migrator.registerMigration("v2: names by last use") { db in
+            try db.execute(sql: """
+                CREATE TABLE names (
+                    client TEXT NOT NULL PRIMARY KEY,
+                    used INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX names_by_use ON names (used);
+                INSERT INTO names (client, used) SELECT DISTINCT client, 0 FROM favorites;
                 """)
         }
         return migrator

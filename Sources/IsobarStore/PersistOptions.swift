@@ -52,8 +52,13 @@ public struct PersistOptions: Sendable, Equatable {
           error: a bad line, or a snapshot that was not stored
         {"type":"error","stage":"persist","message":"snapshot today-3f2a (today) is incomplete: 180 of 181 stations arrived; not stored","excerpt":"..."}
 
-        A database file that is not SQLite, or is damaged, is never
-        overwritten: persist exits with status 1 and says how to move it
-        away. An unwritable location also exits 1; bad options exit 2.
+        A damaged database file (not SQLite, failing quick_check, or
+        truncated or overwritten while persist runs) is moved aside as
+        FILE.corrupt-YYYYMMDDTHHMMSSZ, never overwritten, and a fresh store
+        gets the latest snapshot of each day from memory. A read-only file
+        is served read-only (nothing new stored). On a full disk the latest
+        snapshot of each day waits in memory and is stored when space
+        returns. Exit 1: a location that can be neither written nor read,
+        or a foreign SQLite file; bad options exit 2.
         """
 }

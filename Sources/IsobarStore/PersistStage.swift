@@ -8,6 +8,9 @@ import Logging
 /// incomplete one is never stored and reported with one `error` line. A resync request without a
 /// `client` republishes the latest stored snapshot of each day with source `store`.
 ///
+/// The store sits behind a `StoreKeeper`: a damaged, read-only or full file never stops the
+/// stage, and replays come from the newest snapshot of each day it holds in memory.
+///
 /// Snapshots already in the store are recognised by id from the first station line on and never
 /// assembled again, so the persister's own replays coming back to it over the bus cost a parse per
 /// line and nothing else.
@@ -16,7 +19,9 @@ public struct PersistStage: Sendable {
     /// The topic prefixes persist subscribes to on the bus: snapshots to store, requests to replay.
     public static let subscriptions = ["station", "snapshot", "resync"]
 
-    public let store: SnapshotStore
+    /// The store, kept usable across faults of the disk under it (`StoreKeeper`).
+    public private(set) var keeper: StoreKeeper
+    public var store: SnapshotStore { keeper.store }
     private let logger: Logger
     private let clock: @Sendable () -> Double
     private var assembler = SnapshotAssembler()
@@ -28,7 +33,11 @@ public struct PersistStage: Sendable {
     /// `clock` gives Unix seconds; it decides ages on replay and `fetchedAt` for end markers that
     /// have none.
     public init(store: SnapshotStore, logger: Logger, clock: @escaping @Sendable () -> Double = SnapshotStore.now) throws(StoreError) {
-        self.store = store
+        try self.init(keeper: StoreKeeper(store: store, logger: logger), logger: logger, clock: clock)
+    }
+
+    public init(keeper: StoreKeeper, logger: Logger, clock: @escaping @Sendable () -> Double = SnapshotStore.now) throws(StoreError) {
+        self.keeper = keeper
         self.logger = logger
         self.clock = clock
         for day in Day.allCases { try reloadStored(day) }
@@ -52,6 +61,7 @@ public struct PersistStage: Sendable {
             reject(error.description, line, into: &writer)
             return
         }
+        if keeper.needsRetry { keeper.retry(now: clock()) }
         switch type {
         case "station": handleStation(object, line, into: &writer)
         case "snapshot": handleEnd(object, line, into: &writer)
@@ -60,22 +70,20 @@ public struct PersistStage: Sendable {
             writer.raw(UnsafeRawBufferPointer(rebasing: line[...]))
             writer.newline()
         }
+        writeReports(into: &writer)
     }
 
     /// Writes the latest stored snapshot of each day, as the store's replay at the clock's now.
     public mutating func replay(into writer: inout JSONWriter) {
         let now = clock()
+        writeReports(into: &writer)
         for day in Day.allCases {
-            do {
-                guard let snapshot = try store.latest(day: day) else { continue }
-                snapshot.write(now: now, into: &writer)
-                logger.info("replayed snapshot from the store", metadata: [
-                    "day": "\(day.rawValue)", "snapshot": "\(snapshot.id)", "stations": "\(snapshot.stations.count)",
-                    "ageSeconds": "\(Int(max(0, now - snapshot.fetchedAt)))",
-                ])
-            } catch {
-                fail(error, message: "cannot replay the \(day.rawValue) snapshot: \(error)", excerpt: "", into: &writer)
-            }
+            guard let snapshot = keeper.latest(day: day) else { continue }
+            snapshot.write(now: now, into: &writer)
+            logger.info("replayed snapshot from the store", metadata: [
+                "day": "\(day.rawValue)", "snapshot": "\(snapshot.id)", "stations": "\(snapshot.stations.count)",
+                "ageSeconds": "\(Int(max(0, now - snapshot.fetchedAt)))",
+            ])
         }
     }
 
@@ -133,48 +141,61 @@ public struct PersistStage: Sendable {
     // MARK: - Storing
 
     private mutating func save(_ end: SnapshotEnd, stations: [Station], _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
-        do {
-            let outcome = try store.save(day: end.day, id: end.snapshot, stations: stations, fetchedAt: end.fetchedAt,
-                                         storedAt: clock())
-            let metadata: Logger.Metadata = [
-                "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)", "stations": "\(stations.count)",
-            ]
-            switch outcome {
-            case .stored(let pruned):
-                logger.info("stored snapshot", metadata: metadata.merging(["pruned": "\(pruned)"]) { $1 })
-            case .alreadyStored:
-                logger.debug("snapshot already stored", metadata: metadata)
-            case .refreshed:
-                logger.info("snapshot fetched again; its fetch time moved forward", metadata: metadata)
-            }
-            try reloadStored(end.day)
-        } catch {
-            fail(error, message: "snapshot \(end.snapshot) (\(end.day.rawValue)) not stored: \(error)",
-                 excerpt: LineSplitter.excerpt(line), into: &writer)
+        let now = clock()
+        let outcome = keeper.save(StoredSnapshot(day: end.day, id: end.snapshot, fetchedAt: end.fetchedAt, storedAt: now,
+                                                 stations: stations), now: now)
+        let metadata: Logger.Metadata = [
+            "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)", "stations": "\(stations.count)",
+        ]
+        switch outcome {
+        case .stored(let pruned):
+            logger.info("stored snapshot", metadata: metadata.merging(["pruned": "\(pruned)"]) { $1 })
+        case .alreadyStored:
+            logger.debug("snapshot already stored", metadata: metadata)
+        case .refreshed:
+            logger.info("snapshot fetched again; its fetch time moved forward", metadata: metadata)
+        case nil:
+            logger.info("snapshot not stored now; held in memory and served", metadata: metadata)
         }
+        reloadAllStored(line, into: &writer)
     }
 
     /// The same content fetched again: only its fetch time moves forward.
     private mutating func refresh(_ end: SnapshotEnd, _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
-        do {
-            try store.refresh(day: end.day, id: end.snapshot, fetchedAt: end.fetchedAt, storedAt: clock())
-            logger.info("snapshot fetched again; its fetch time moved forward", metadata: [
-                "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)",
-            ])
-            try reloadStored(end.day)
-        } catch {
-            fail(error, message: "snapshot \(end.snapshot) (\(end.day.rawValue)) not refreshed: \(error)",
-                 excerpt: LineSplitter.excerpt(line), into: &writer)
+        keeper.refresh(day: end.day, id: end.snapshot, fetchedAt: end.fetchedAt, now: clock())
+        logger.info("snapshot fetched again; its fetch time moved forward", metadata: [
+            "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)",
+        ])
+        reloadAllStored(line, into: &writer)
+    }
+
+    /// What the store holds after a write (a recovery may have replaced the whole file).
+    private mutating func reloadAllStored(_ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
+        for day in Day.allCases {
+            do {
+                try reloadStored(day)
+            } catch {
+                fail(error, message: "cannot list the stored \(day.rawValue) snapshots: \(error)",
+                     excerpt: LineSplitter.excerpt(line), into: &writer)
+            }
         }
     }
 
     private mutating func reloadStored(_ day: Day) throws(StoreError) {
         var ids: [String: Double] = [:]
-        for (id, fetchedAt) in try store.snapshots(day: day) { ids[id] = fetchedAt }
+        for (id, fetchedAt) in try keeper.storedSnapshots(day: day) { ids[id] = fetchedAt }
         stored[day] = ids
     }
 
     // MARK: - Errors
+
+    /// The keeper's problems (a damaged file moved aside, a full disk), as `error` lines; they
+    /// were logged when they happened.
+    private mutating func writeReports(into writer: inout JSONWriter) {
+        for message in keeper.takeReports() {
+            ErrorMessage(stage: Self.name, message: message, excerpt: "").write(to: &writer)
+        }
+    }
 
     private func reject(_ message: String, _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
         ErrorMessage(stage: Self.name, message: message, line: line).write(to: &writer)

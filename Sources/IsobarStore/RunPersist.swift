@@ -9,25 +9,27 @@ import Logging
 
 /// Runs `isobar persist`: opens the store, replays it (unless disabled), then handles stdin until
 /// end of file. Returns the process exit status: 0 at end of input, 1 when the store cannot be
-/// opened or fails beyond repair while running (the reason goes to stderr in one line), 2 for
-/// invalid options.
+/// opened at all (a data directory that cannot be created, a foreign SQLite file, a path that can
+/// be neither written nor read) or fails beyond repair while running (the reason goes to stderr in
+/// one line), 2 for invalid options. A damaged file, a read-only one and a full disk do not stop
+/// it (`StoreKeeper`).
 public func runPersist(_ options: PersistOptions, logger: Logger) -> Int32 {
     LineOutput.ignoreSIGPIPE()
     guard options.keep >= 1 else {
         printError("--keep must be at least 1 (snapshots kept per day), not \(options.keep)")
         return 2
     }
-    let store: SnapshotStore
     var stage: PersistStage
     do {
-        try DataDirectory.create(parentOf: options.databasePath)
-        store = try SnapshotStore(path: options.databasePath, keep: options.keep)
-        stage = try PersistStage(store: store, logger: logger)
+        let keeper = try StoreKeeper(path: options.databasePath, keep: options.keep, logger: logger, now: SnapshotStore.now())
+        stage = try PersistStage(keeper: keeper, logger: logger)
     } catch {
         printError(error.description)
         return 1
     }
-    logger.info("store opened", metadata: ["path": "\(options.databasePath)", "keep": "\(options.keep)"])
+    logger.info("store opened", metadata: [
+        "path": "\(options.databasePath)", "keep": "\(options.keep)", "mode": "\(stage.keeper.mode)",
+    ])
 
     let output = LineOutput.standardOutput
     var writer = JSONWriter(capacity: 64 * 1024)
@@ -50,7 +52,7 @@ public func runPersist(_ options: PersistOptions, logger: Logger) -> Int32 {
         }
     }
     do {
-        try store.close()
+        try stage.store.close()
     } catch {
         printError(error.description)
         return 1

@@ -46,6 +46,37 @@ public final class SnapshotStore: Sendable {
         try migrate()
     }
 
+    /// Opens the store at `path` for reading only (a read-only file or file system): it must
+    /// already be a complete, healthy store (`ReadOnlyDatabase`). Every write throws.
+    public init(readingOnly path: String, keep: Int = 10) throws(StoreError) {
+        self.path = path
+        self.keep = max(1, keep)
+        do {
+            database = try ReadOnlyDatabase.open(path, label: "isobar-store") { db in
+                try Self.migrator.hasCompletedMigrations(db) && !Self.migrator.hasBeenSuperseded(db)
+            }
+        } catch {
+            throw StoreError.from(error, operation: "opening for reading", path: path)
+        }
+    }
+
+    /// An empty store in memory, named `path`: what persist reads when its file can be neither
+    /// written nor read, so the stage runs on (holding what arrives in memory) instead of stopping.
+    public static func empty(standingFor path: String, keep: Int = 10) throws(StoreError) -> SnapshotStore {
+        try SnapshotStore(path: path, keep: keep, inMemory: ())
+    }
+
+    private init(path: String, keep: Int, inMemory: Void) throws(StoreError) {
+        self.path = path
+        self.keep = max(1, keep)
+        do {
+            database = try DatabaseQueue(configuration: Configuration())
+            try Self.migrator.migrate(database)
+        } catch {
+            throw StoreError.from(error, operation: "creating an empty store in memory", path: path)
+        }
+    }
+
     /// Closes the file. Later calls on this store fail.
     public func close() throws(StoreError) {
         do { try database.close() } catch { throw StoreError.from(error, operation: "closing", path: path) }

@@ -43,7 +43,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             return "the database \(path) is an SQLite file but not an isobar store (\(detail)). Point --data-dir at "
                 + "another directory, or move the file away."
         case .diskFull(let path):
-            return "the disk holding \(path) is full; the snapshot was not stored. Free some space; the stage keeps running."
+            return "the disk holding \(path) is full: the latest snapshot of each day is kept in memory and stored when "
+                + "space returns. Free some space."
         case .failed(let operation, let path, let detail):
             return "\(operation) failed on \(path): \(detail)"
         case .invalidArgument(let message):

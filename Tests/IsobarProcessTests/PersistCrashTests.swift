@@ -97,6 +97,8 @@ struct PersistCrashTests {
         }
         // Writes did happen between the kills (otherwise the test proved nothing).
         #expect(progressed > 0, "no snapshot was stored in \(Self.rounds) rounds")
+        // A kill -9 is never taken for damage: no file was moved aside.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dataDir).filter { $0.contains(".corrupt-") } == [])
         print("persist crash test: \(Self.rounds) kill -9s (half at random while streaming, half aimed at the commit); "
               + "integrity_check ok after each; \(progressed) rounds stored new data, about \(storedTotal) snapshots in all; "
               + "aimed kills: \(aimed.committed) after the commit, \(aimed.notCommitted) before or during it")
@@ -124,21 +126,28 @@ struct PersistCrashTests {
         #expect(lines.count == ends.reduce(0) { $0 + $1.count + 1 })
     }
 
-    @Test("a corrupt database file: exit status 1, one line on stderr naming the file, the file untouched",
+    @Test("a corrupt database file: moved aside with a timestamp, untouched, one error naming both, a fresh store that stores",
           .enabled(if: persistIsBuilt, "`isobar persist` is not built yet (run `swift build`; needs the persist subcommand)"))
-    func corruptFileIsRefused() throws {
+    func corruptFileIsMovedAside() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-corrupt-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let garbage = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: URL(fileURLWithPath: dir + "/isobar.sqlite"))
         let persist = try ProcessHarness.isobar(["persist", "--data-dir", dir])
-        #expect(persist.waitForExit(timeout: .seconds(20)) == .exited(1))
-        let line = persist.waitForStderr(containing: "isobar persist: error:", timeout: .seconds(5))
-        #expect(line?.contains(dir + "/isobar.sqlite") == true, "\(persist.stderrText)")
-        #expect(line?.contains("move it away") == true)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/isobar.sqlite")) == garbage)
-        #expect(persist.nextStdoutLine(timeout: .seconds(1)) == nil)
+        let feed = try CrashFeed()
+        try persist.write(String(decoding: feed.snapshot(step: 0), as: UTF8.self))
+        persist.closeStdin()
+        #expect(persist.waitForExit(timeout: .seconds(30)) == .exited(0), "\(persist.stderrText)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("isobar.sqlite.corrupt-") }
+        try #require(aside.count == 1, "\(aside)")
+        #expect(aside[0].count == "isobar.sqlite.corrupt-20261126T051500Z".count)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + aside[0])) == garbage)
+        // The error line on stdout (for the bus) and the log both name the file and where it went.
+        let first = persist.nextStdoutLine(timeout: .seconds(5)) ?? ""
+        #expect(first.hasPrefix(#"{"type":"error","stage":"persist","message":"the database \#(dir)/isobar.sqlite is damaged (file is not a database): moved aside to \#(dir)/\#(aside[0])"#), "\(first)")
+        #expect(persist.stderrText.contains("moved aside to \(dir)/\(aside[0])"))
+        #expect(try sqlite(dir + "/isobar.sqlite", "SELECT COUNT(*) FROM snapshots;") == ["1"])
     }
 
     @Test("after a restart with no input, persist replays what it stored, as source store",

@@ -100,4 +100,41 @@ import Testing
             #expect(joined == [#"{"type":"pinned","client":"alice","reason":"joined","items":[{"id":"B","today":null,"tomorrow":null},{"id":"A","today":null,"tomorrow":null}]}"#])
         }
     }
+
+    /// Issue 27 item 9: a flood of names and ids (100 names x 10 ids here, limits scaled down)
+    /// leaves the file within its limits; the names used longest ago go first, whole, and the
+    /// name being changed never.
+    @Test func aFloodOfNamesStaysWithinTheLimits() throws {
+        try StoreTestSupport.withTemporaryDirectory { directory in
+            let store = FavoritesStore(path: directory + "/favorites.sqlite", limits: FavoritesLimits(names: 20, favorites: 50, perName: 10))
+            try store.add("KEEP", for: "alice")
+            for name in 0..<100 {
+                for id in 0..<10 { try store.add("S\(id)", for: "flood-\(name)") }
+                if name % 3 == 0 { _ = try store.favorites(of: "alice") }  // alice keeps joining
+            }
+            let size = try store.size()
+            #expect(size.names == 5 && size.favorites == 41)
+            #expect(try store.favorites(of: "alice") == ["KEEP"])
+            #expect(try store.favorites(of: "flood-99").count == 10)
+            #expect(try store.favorites(of: "flood-0") == [])
+            // Past the ids of one name: refused, the list unchanged.
+            #expect(throws: StoreError.invalidArgument("client \"flood-99\" already has 10 favorites in \(store.path); remove one first")) {
+                try store.add("ONE-MORE", for: "flood-99")
+            }
+            try store.close()
+        }
+    }
+
+    @Test func theOldestUnusedNameGoesWhenTheNamesAreFull() throws {
+        try StoreTestSupport.withTemporaryDirectory { directory in
+            let store = FavoritesStore(path: directory + "/favorites.sqlite", limits: FavoritesLimits(names: 3))
+            for name in ["a", "b", "c"] { try store.add("X", for: name) }
+            _ = try store.favorites(of: "a")  // a joins: now b is the oldest unused
+            try store.add("X", for: "d")
+            #expect(try ["a", "b", "c", "d"].map { try store.favorites(of: $0) } == [["X"], [], ["X"], ["X"]])
+            try store.remove("X", for: "c")  // an emptied list frees its name
+            #expect(try store.size() == (names: 2, favorites: 2))
+            try store.close()
+        }
+    }
 }
