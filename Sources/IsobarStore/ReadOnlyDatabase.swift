@@ -10,7 +10,9 @@ import GRDB
 /// read-only file system anyway. The file must pass `quick_check` and `readable` (its schema holds
 /// what the reader needs): nothing can be created or migrated in it.
 enum ReadOnlyDatabase {
-    static func open(_ path: String, label: String, readable: (Database) throws -> Bool) throws -> DatabaseQueue {
+    /// `quickCheck` false skips the health check: only for salvaging what can still be read from
+    /// a file already known to be damaged.
+    static func open(_ path: String, label: String, quickCheck: Bool = true, readable: (Database) throws -> Bool) throws -> DatabaseQueue {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         guard let escaped = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else {
             throw StoreError.cannotOpen(path: path, reason: "the path cannot be written as an SQLite URI")
@@ -20,7 +22,7 @@ enum ReadOnlyDatabase {
         configuration.label = label + " (read-only)"
         let database = try DatabaseQueue(path: "file:" + escaped + "?immutable=1", configuration: configuration)
         let usable = try database.read { db in
-            try String.fetchAll(db, sql: "PRAGMA quick_check(3)") == ["ok"] && readable(db)
+            try (!quickCheck || String.fetchAll(db, sql: "PRAGMA quick_check(3)") == ["ok"]) && readable(db)
         }
         guard usable else { throw StoreError.cannotOpen(path: path, reason: "read-only, and not a complete, healthy isobar store") }
         return database

@@ -48,11 +48,14 @@ public final class SnapshotStore: Sendable {
 
     /// Opens the store at `path` for reading only (a read-only file or file system): it must
     /// already be a complete, healthy store (`ReadOnlyDatabase`). Every write throws.
-    public init(readingOnly path: String, keep: Int = 10) throws(StoreError) {
+    ///
+    /// `salvaging`: the file is known to be damaged (it failed `quick_check`); open it anyway, to
+    /// read back what still reads whole (`latest` passes over a snapshot with missing rows).
+    public init(readingOnly path: String, keep: Int = 10, salvaging: Bool = false) throws(StoreError) {
         self.path = path
         self.keep = max(1, keep)
         do {
-            database = try ReadOnlyDatabase.open(path, label: "isobar-store") { db in
+            database = try ReadOnlyDatabase.open(path, label: "isobar-store", quickCheck: !salvaging) { db in
                 try Self.migrator.hasCompletedMigrations(db) && !Self.migrator.hasBeenSuperseded(db)
             }
         } catch {

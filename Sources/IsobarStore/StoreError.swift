@@ -3,8 +3,9 @@ import GRDB
 /// Why the snapshot store could not open, read or write its database, in words that say what to do.
 ///
 /// `isFatal` separates failures that make the store unusable for the rest of the run (a damaged
-/// file) from ones that may pass (a full disk, a lock held too long): the persist stage stops on
-/// the first kind and reports-and-continues on the second, so a pipeline keeps flowing.
+/// file) from ones that may pass (a full disk, a lock held too long). Persist's `StoreKeeper`
+/// recovers from both kinds when writing (moves a damaged file aside, holds snapshots on a full
+/// disk); the persist stage stops only on a fatal failure the keeper does not handle.
 public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The data directory does not exist and could not be created.
     case cannotCreateDirectory(path: String, reason: String)

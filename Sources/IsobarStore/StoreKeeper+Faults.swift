@@ -1,3 +1,4 @@
+import IsobarCore
 import Logging
 
 /// Opening, checking and recovering: what `StoreKeeper` does when the disk under the store fails.
@@ -11,15 +12,40 @@ extension StoreKeeper {
         do {
             return try writable(path, keep: keep)
         } catch .corrupt(_, let detail) {
+            let salvaged = salvage(path, keep: keep)
             let aside = try Quarantine.moveAside(path, now: now)
+            let fresh: String
+            if salvaged.isEmpty {
+                fresh = "a fresh, empty store was created"
+            } else {
+                fresh = "a fresh store was created with the latest snapshot of each day that still reads whole ("
+                    + salvaged.map { "\($0.id), \($0.stations.count) stations" }.joined(separator: "; ") + ")"
+            }
             let message = "the database \(path) is damaged (\(detail)): moved aside to \(aside) (salvage it with "
-                + "`sqlite3 \(aside) .recover`); a fresh, empty store was created"
+                + "`sqlite3 \(aside) .recover`); " + fresh
             logger.error("\(message)")
             reports.append(message)
-            do { return try writable(path, keep: keep) } catch { return try fallback(path, keep: keep, error, logger: logger, reports: &reports) }
+            let state: State
+            do { state = try writable(path, keep: keep) } catch { return try fallback(path, keep: keep, error, logger: logger, reports: &reports) }
+            if case .writable(let store, _) = state {
+                for snapshot in salvaged {
+                    _ = try? store.save(day: snapshot.day, id: snapshot.id, stations: snapshot.stations,
+                                        fetchedAt: snapshot.fetchedAt, storedAt: snapshot.storedAt)
+                }
+            }
+            return state
         } catch {
             return try fallback(path, keep: keep, error, logger: logger, reports: &reports)
         }
+    }
+
+    /// The latest snapshot of each day that still reads whole from a damaged file (a damaged page
+    /// elsewhere, a wrong free-page count in the header), so a restart after damage does not
+    /// have to begin empty. Random bytes all over leave nothing: then nothing is salvaged.
+    static func salvage(_ path: String, keep: Int) -> [StoredSnapshot] {
+        guard let damaged = try? SnapshotStore(readingOnly: path, keep: keep, salvaging: true) else { return [] }
+        defer { try? damaged.close() }
+        return Day.allCases.compactMap { day in try? damaged.latest(day: day) }
     }
 
     /// The store open for writing, with its file as it is now.

@@ -137,6 +137,38 @@ import Testing
         }
     }
 
+    /// Damage that spares the snapshots (here a wrong free-page count in the header, which
+    /// `quick_check` reports): the file is moved aside and the fresh store starts with what still
+    /// reads whole, so a restart with the feed offline does not begin empty.
+    @Test func whatStillReadsWholeIsSalvagedIntoTheFreshStore() throws {
+        try Support.withTemporaryDirectory { dir in
+            let path = dir + "/isobar.sqlite"
+            do {
+                let store = try SnapshotStore(path: path, keep: 1)
+                for step in 1...3 {
+                    for day in Day.allCases {
+                        let snapshot = try Self.snapshot(day, step: step)
+                        try store.save(day: day, id: snapshot.id, stations: snapshot.stations, fetchedAt: snapshot.fetchedAt)
+                    }
+                }
+                try store.close()  // checkpoints: the pruned snapshots' pages are now free pages
+            }
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes[39] = bytes[39] &+ 5
+            try bytes.write(to: URL(fileURLWithPath: path))
+
+            var keeper = try StoreKeeper(path: path, logger: Support.quietLogger, now: Self.now)
+            let reports = keeper.takeReports()
+            #expect(reports.count == 1)
+            #expect(reports.first?.hasPrefix("the database \(path) is damaged (quick_check: ") == true, "\(reports)")
+            #expect(reports.first?.hasSuffix("a fresh store was created with the latest snapshot of each day that still reads whole "
+                + "(today-3, 181 stations; tomorrow-3, 181 stations)") == true, "\(reports)")
+            #expect(keeper.latest(day: .today)?.stations == (try Self.snapshot(.today, step: 3)).stations)
+            try keeper.store.close()
+            #expect(try Self.reopened(path) == [.today: "today-3", .tomorrow: "tomorrow-3"])
+        }
+    }
+
     /// A healthy run never moves anything aside (the file checks see no fault in ordinary writes,
     /// WAL checkpoints and pruning included).
     @Test func ordinaryWritesAreNeverTakenForDamage() throws {
