@@ -40,6 +40,17 @@ struct GatewayChannel: ServerChildChannel, HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let hub = self.hub
         return channel.eventLoop.makeCompletedFuture {
+            // Every connection counts against --max-connections from here until it closes.
+            let admitted = hub.openedTCPConnection()
+            channel.closeFuture.whenComplete { _ in hub.closedTCPConnection() }
+            let options = hub.options
+            let requestGuard = HTTPRequestGuard(
+                limits: .init(headerTimeout: options.headerTimeout, requestTimeout: options.requestTimeout,
+                              maxHeaderBytes: options.maxHeaderBytes),
+                metrics: hub.metrics, full: !admitted, maxConnections: options.maxConnections)
+            let watcher = HTTPExchangeWatcher(requestGuard: requestGuard)
+            let guards = NIOLoopBound((requestGuard, watcher), eventLoop: channel.eventLoop)
+            try channel.pipeline.syncOperations.addHandler(requestGuard)
             // What the upgrade check decided, for the pipeline step that follows it on this loop.
             let decided = NIOLoopBoundBox<Admission.Decision?>(nil, eventLoop: channel.eventLoop)
             let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
@@ -51,6 +62,9 @@ struct GatewayChannel: ServerChildChannel, HTTPChannelHandler {
                     decided.value = decision
                     if case .accept(let name) = decision, let claim {
                         channel.closeFuture.whenComplete { _ in hub.releaseClaim(name: name, claim: claim) }
+                        // The WebSocket handlers go in behind it: the watcher of HTTP parts must not see frames.
+                        guards.value.0.headReceived()
+                        channel.pipeline.syncOperations.removeHandler(guards.value.1, promise: nil)
                     }
                     if case .reject(let status, let reason) = decision {
                         logger.info("refused a WebSocket", metadata: ["status": "\(status)", "reason": "\(reason)"])
@@ -62,7 +76,10 @@ struct GatewayChannel: ServerChildChannel, HTTPChannelHandler {
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         guard case .accept(let name) = decided.value else { throw ChannelError.inappropriateOperationForState }
+                        // The WebSocket layer bounds its peer from here on (frame limits, rate, pings).
+                        channel.pipeline.syncOperations.removeHandler(guards.value.0, promise: nil)
                         let limit = hub.options.hardFrameLimit
+                        try channel.pipeline.syncOperations.addHandler(WebSocketFrameRules())
                         try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: limit))
                         try channel.pipeline.syncOperations.addHandler(WebSocketConnectionHandler(hub: hub, name: name))
@@ -85,6 +102,7 @@ struct GatewayChannel: ServerChildChannel, HTTPChannelHandler {
             configuration.enableErrorHandling = false  // Hummingbird answers parse errors
             configuration.enableResponseHeaderValidation = false  // swift-http-types validates them
             let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
+            try channel.pipeline.syncOperations.addHandler(watcher)
             return Value(upgrade: upgrade, channel: channel)
         }
     }

@@ -26,6 +26,8 @@ public final class GatewayHub: @unchecked Sendable {
     /// number of the claim (``admit(target:authorization:origin:claim:)``).
     private var claims: [String: UInt64] = [:]
     private var nextClaim: UInt64 = 0
+    /// Open TCP connections of every kind (``openedTCPConnection()``).
+    private var tcpConnections = 0
     private var book = LeaseBook()
     private let startedAt = GatewayHub.now()
     /// The latest tally of each filter shard (by index), for health; a layout change (another
@@ -152,7 +154,9 @@ public final class GatewayHub: @unchecked Sendable {
             for connection in connections.values {
                 guard var viewport = connection.viewport else { continue }
                 if !shard.isWhole, let partition = book.partition(of: connection.name), !shard.owns(partition: partition) { continue }
-                viewport.version = book.version(of: connection.name)
+                // A version no stage would take back (over `Viewport.maxVersion`) asks for a full set instead.
+                let relayed = book.version(of: connection.name)
+                viewport.version = relayed <= Viewport.maxVersion ? relayed : 0
                 var writer = JSONWriter()
                 viewport.write(to: &writer)
                 writer.bytes.removeLast()
@@ -244,6 +248,21 @@ public final class GatewayHub: @unchecked Sendable {
 
     public var connectionCount: Int { lock.withLock { connections.count } }
 
+    /// Counts a new TCP connection; false when it is one over `--max-connections` (it is counted
+    /// all the same, until `closedTCPConnection`, since it holds a descriptor while it is refused).
+    func openedTCPConnection() -> Bool {
+        metrics.openConnections.increment()
+        return lock.withLock {
+            tcpConnections += 1
+            return tcpConnections <= options.maxConnections
+        }
+    }
+
+    func closedTCPConnection() {
+        metrics.openConnections.decrement()
+        lock.withLock { tcpConnections -= 1 }
+    }
+
     /// Queues a frame for a client.
     func deliver(_ text: String, to connection: GatewayConnection) { deliver(Array(text.utf8), to: connection) }
 
@@ -306,7 +325,7 @@ public final class GatewayHub: @unchecked Sendable {
                 viewport.ref = book.nextRef(connection.name)
                 if viewport.version == nil {
                     let relayed = book.version(of: connection.name)
-                    if relayed > 0 { viewport.version = relayed }
+                    if relayed > 0 && relayed <= Viewport.maxVersion { viewport.version = relayed }
                 }
                 connection.viewport = viewport
                 if connection.viewportAt == nil { connection.viewportAt = now }

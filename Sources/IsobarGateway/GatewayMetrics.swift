@@ -14,15 +14,32 @@ public final class GatewayMetrics: Sendable {
         case rate
         case rateClose = "rate_close"
         case slowReader = "slow_reader"
+        /// A ping or pong from the peer over the rate: dropped unanswered.
+        case controlRate = "control_rate"
+        /// HTTP: a request head or request not complete in time (408, or an idle connection closed).
+        case requestTimeout = "request_timeout"
+        /// HTTP: a request head over the limit (431).
+        case headerTooLarge = "header_too_large"
+        /// HTTP: a request the parser refused (400).
+        case badRequest = "bad_request"
+        /// A connection over `--max-connections` (503 before anything is read).
+        case full
     }
 
     public let registry: PrometheusCollectorRegistry
     public let factory: PrometheusMetricsFactory
+    /// WebSocket clients.
     let connections: Meter
+    /// Open TCP connections of any kind (HTTP requests under way, WebSockets, refusals lingering):
+    /// what `--max-connections` bounds.
+    let openConnections: Meter
     let framesIn: CoreMetrics.Counter
     let framesOut: CoreMetrics.Counter
     let updateLatency: CoreMetrics.Timer
     let dataAge: CoreMetrics.Gauge
+    /// Pongs not sent because a newer ping replaced the waiting answer (a peer that pings and
+    /// does not read).
+    let pongsCoalesced: CoreMetrics.Counter
     private let errors: [Reason: CoreMetrics.Counter]
 
     public init() {
@@ -34,10 +51,12 @@ public final class GatewayMetrics: Sendable {
         ]
         self.factory = factory
         connections = Meter(label: "isobar_gateway_connections", factory: factory)
+        openConnections = Meter(label: "isobar_gateway_open_connections", factory: factory)
         framesIn = CoreMetrics.Counter(label: "isobar_gateway_frames_in_total", factory: factory)
         framesOut = CoreMetrics.Counter(label: "isobar_gateway_frames_out_total", factory: factory)
         updateLatency = CoreMetrics.Timer(label: "isobar_gateway_update_latency_seconds", factory: factory)
         dataAge = CoreMetrics.Gauge(label: "isobar_gateway_data_age_seconds", factory: factory)
+        pongsCoalesced = CoreMetrics.Counter(label: "isobar_gateway_pongs_coalesced_total", factory: factory)
         var errors: [Reason: CoreMetrics.Counter] = [:]
         for reason in Reason.allCases {
             errors[reason] = CoreMetrics.Counter(label: "isobar_gateway_errors_total", dimensions: [("reason", reason.rawValue)], factory: factory)

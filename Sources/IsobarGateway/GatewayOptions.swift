@@ -26,7 +26,15 @@ public struct GatewayOptions: Sendable {
     /// Messages per second per connection, and the burst allowed above it.
     public var rate = 20.0
     public var burst = 40.0
+    /// Most open TCP connections (WebSockets and HTTP requests under way alike); more: 503. Lowered
+    /// at start when the descriptor limit cannot hold them (``DescriptorBudget``).
     public var maxConnections = 20_000
+    /// Seconds a request head may take to arrive (from the connection opening or the previous
+    /// answer), and the whole request (its body too): 408 after that (``HTTPRequestGuard``).
+    public var headerTimeout = 10.0
+    public var requestTimeout = 30.0
+    /// Largest request head in bytes (request line and headers): 431 over it.
+    public var maxHeaderBytes = 32_768
     /// Outbound frames queued per connection before a slow reader is disconnected (close 1013).
     public var maxQueue = 256
     /// `token name` pairs; when non-nil every WebSocket needs one of the tokens.

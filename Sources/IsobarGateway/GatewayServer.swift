@@ -59,7 +59,10 @@ public enum GatewayServer {
         let options = hub.options
         let files = FileIO()
         router.get("/") { _, context in
-            try await serveFile(options.webRoot + "/index.html", files: files, context: context)
+            guard let index = StaticFiles.regularFile(root: options.webRoot, relative: "index.html") else {
+                return text("not found\n", status: .notFound)
+            }
+            return try await serveFile(index, files: files, context: context)
         }
         // The service worker must be served at the root: a worker controls only pages at or
         // under its own path, and the page is `/`.
@@ -73,7 +76,8 @@ public enum GatewayServer {
             try await serveUnder(options.leafletRoot, prefix: "/leaflet/", request: request, files: files, context: context)
         }
         router.get("/countries.geojson") { _, context in
-            try await serveFile(options.countries, files: files, context: context)
+            guard StaticFiles.isRegularFile(options.countries) else { return text("not found\n", status: .notFound) }
+            return try await serveFile(options.countries, files: files, context: context)
         }
         router.get("/healthz") { _, _ in
             let (healthy, reason) = hub.health()
@@ -103,7 +107,7 @@ public enum GatewayServer {
     static func serveUnder(_ root: String, prefix: String, request: Request, files: FileIO,
                            context: BasicRequestContext) async throws -> Response {
         let path = request.uri.path
-        guard path.hasPrefix(prefix), let file = StaticFiles.resolve(root: root, relative: String(path.dropFirst(prefix.count))) else {
+        guard path.hasPrefix(prefix), let file = StaticFiles.regularFile(root: root, relative: String(path.dropFirst(prefix.count))) else {
             return text("not found\n", status: .notFound)
         }
         return try await serveFile(file, files: files, context: context)

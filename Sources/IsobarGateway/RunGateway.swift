@@ -10,6 +10,10 @@ public enum RunGateway {
     /// Runs until a shutdown signal. Prints `gateway: listening on URL` on stderr once listening,
     /// and the readiness line (`Readiness`).
     public static func run(options: GatewayOptions, logger: Logger) async throws {
+        var options = options
+        let budget = DescriptorBudget.apply(maxConnections: options.maxConnections)
+        if let warning = budget.warning { logger.warning("\(warning)") }
+        options.maxConnections = budget.maxConnections
         let metrics = GatewayMetrics()
         let hub = GatewayHub(options: options, metrics: metrics, logger: logger)
         let app = try GatewayServer.makeApplication(hub: hub, logger: logger) { url in

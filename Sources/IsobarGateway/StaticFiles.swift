@@ -1,8 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The files the gateway serves and how: path checks and content types.
 ///
 /// A request path is joined to a root only when every segment is a plain name: no empty, `.`,
 /// `..` or hidden segment, no backslash or NUL, and only `[A-Za-z0-9._-]` characters, so a URL can
-/// never name a file outside the directory (`/web/../../etc/passwd`, `%2e%2e`, `/web//etc`).
+/// never name a file outside the directory (`/web/../../etc/passwd`, `%2e%2e`, `/web//etc`); only a
+/// regular file reached without a symbolic link is served (``regularFile(root:relative:)``).
 public enum StaticFiles {
     /// The file under `root` that `relative` (the part of the URL after the route's prefix, still
     /// percent-encoded) names, or nil when it is not a safe relative path.
@@ -24,6 +31,32 @@ public enum StaticFiles {
         }
         let base = root.hasSuffix("/") ? String(root.dropLast()) : root
         return base + "/" + relative
+    }
+
+    /// The regular file under `root` that `relative` names (``resolve(root:relative:)``), or nil
+    /// when it is missing, is not a regular file (a directory, a device, a socket), or when it or
+    /// any directory between it and `root` is a symbolic link: a link placed in the web root must
+    /// never serve `/etc/passwd`, nor a linked directory `/etc/shadow`. Each step is checked with
+    /// `lstat`, which looks at the link itself. `root` itself may be a link (the operator chose it).
+    public static func regularFile(root: String, relative: String) -> String? {
+        guard let path = resolve(root: root, relative: relative) else { return nil }
+        var current = root.hasSuffix("/") ? String(root.dropLast()) : root
+        let segments = relative.split(separator: "/")
+        for (index, segment) in segments.enumerated() {
+            current += "/" + segment
+            var info = stat()
+            guard lstat(current, &info) == 0 else { return nil }
+            let wanted = index == segments.count - 1 ? S_IFREG : S_IFDIR
+            guard info.st_mode & S_IFMT == wanted else { return nil }
+        }
+        return path
+    }
+
+    /// Whether `path` (an operator's choice, links followed) is a regular file: a directory there
+    /// is answered 404, not served as a file.
+    public static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// The Content-Type for a file name.

@@ -39,6 +39,8 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
     private var context: ChannelHandlerContext?
     /// A ping went out and no pong has come back since.
     private var awaitingPong = false
+    /// The answer to the peer's latest ping, while the socket takes no more (``answer(ping:)``).
+    private var pendingPong: ByteBuffer?
     private var pinger: RepeatedTask?
     private var closeTimer: Scheduled<Void>?
 
@@ -80,12 +82,24 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
         context.fireChannelInactive()
     }
 
+    /// A FIN from the peer (the server allows half-closed input): it can never send its close
+    /// frame now, so the connection ends at once and its name is free again (not at the next
+    /// ping). A FIN after the close handshake began changes nothing: that path closes by itself.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed, phase == .open {
+            hub.logger.debug("client closed its side without a close frame", metadata: ["client": "\(name)"])
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // The aggregator's errors (a message over the hard limit in fragments, a bad fragment
         // sequence) and I/O errors: the connection cannot go on.
         let code = (error as? NIOWebSocketFrameAggregator.Error) == .accumulatedFrameSizeIsTooLarge
             ? GatewayCloseCode.messageTooBig : GatewayCloseCode.protocolError
-        if phase == .open, error is NIOWebSocketFrameAggregator.Error {
+        if phase == .open, error is NIOWebSocketFrameAggregator.Error || error is WebSocketFrameRules.Violation {
             sendClose(.init(code: code, reason: "\(error)"))
         } else {
             context.close(promise: nil)
@@ -108,9 +122,10 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
             let bytes = Array(frame.unmaskedData.readableBytesView.prefix(80))
             hub.deliver(hub.errorLine("binary frames are not accepted; send each message as one text frame of JSON", bytes), to: connection)
         case .ping:
-            guard phase == .open else { return }
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            guard phase == .open, let connection, admitControl(connection) else { return }
+            answer(ping: frame.unmaskedData)
         case .pong:
+            guard phase == .open, let connection, admitControl(connection) else { return }
             awaitingPong = false
         case .connectionClose:
             if phase == .open {
@@ -140,6 +155,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
     /// The rate limit: true when the message may be handled. Over the rate it is dropped with an
     /// error frame; a client that keeps at it is closed with 1008.
     private func admitMessage(_ connection: GatewayConnection) -> Bool {
+        guard !connection.outbox.isFinished else { return false }
         guard !bucket.take(now: Self.seconds()) else { return true }
         let options = hub.options
         if bucket.exhausted {
@@ -152,6 +168,38 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
         return false
     }
 
+    /// The rate limit for pings and pongs from the peer: they take tokens from the same bucket as
+    /// messages. One over the rate is dropped without an answer (an error frame would cost the
+    /// very memory a flood is after); a peer that keeps at it is closed with 1008 like any flooder.
+    private func admitControl(_ connection: GatewayConnection) -> Bool {
+        // Closing already (the close frame hops onto this loop after the frames read with this one).
+        guard !connection.outbox.isFinished else { return false }
+        guard !bucket.take(now: Self.seconds()) else { return true }
+        hub.metrics.error(.controlRate)
+        if bucket.exhausted {
+            hub.metrics.error(.rateClose)
+            hub.close(connection, code: GatewayCloseCode.policyViolation,
+                      reason: "kept sending pings or pongs over \(hub.options.rate) messages/s")
+        }
+        return false
+    }
+
+    /// Answers a ping: at most one pong waits per connection. While the socket takes no more
+    /// (the peer is not reading), a newer ping's data replaces the waiting answer (RFC 6455 5.5.3
+    /// allows answering only the most recent ping), so a peer that pings and never reads costs one
+    /// pong, not one per ping.
+    private func answer(ping data: ByteBuffer) {
+        if pendingPong != nil { hub.metrics.pongsCoalesced.increment() }
+        pendingPong = data
+        writePendingPong()
+    }
+
+    private func writePendingPong() {
+        guard phase == .open, let context, let data = pendingPong, context.channel.isWritable else { return }
+        pendingPong = nil
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: data)), promise: nil)
+    }
+
     // MARK: - Writing
 
     /// Writes queued frames while the socket takes them, then flushes once. When the socket stops
@@ -159,6 +207,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
     /// that does not read fills its outbox, not the gateway's memory.
     func drain() {
         guard phase == .open, let context, let connection else { return }
+        writePendingPong()
         var written = 0
         while context.channel.isWritable, let text = connection.outbox.pop() {
             let buffer = context.channel.allocator.buffer(bytes: text)
@@ -171,7 +220,10 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { drain() }
+        if context.channel.isWritable {
+            writePendingPong()
+            drain()
+        }
         context.fireChannelWritabilityChanged()
     }
 

@@ -43,8 +43,12 @@ struct GatewayCommand: AsyncParsableCommand {
     var rate = 20.0
     @Option(help: "Messages a connection may send at once above --rate.")
     var burst = 40.0
-    @Option(help: "Most WebSocket connections (more: HTTP 503).")
+    @Option(help: "Most open connections, WebSockets and HTTP requests under way alike (more: HTTP 503); lowered at start, with a warning, when the descriptor limit cannot hold them.")
     var maxConnections = 20_000
+    @Option(help: "Seconds a request head may take (from the connection opening or the previous answer): 408 after.")
+    var headerTimeout = 10.0
+    @Option(help: "Seconds a whole request may take, body included: 408 after.")
+    var requestTimeout = 30.0
     @Option(help: "Outbound messages queued per connection; a reader that falls this far behind is closed with 1013.")
     var maxQueue = 256
     @Option(help: "Seconds between WebSocket pings.")
@@ -71,6 +75,9 @@ struct GatewayCommand: AsyncParsableCommand {
         guard maxFrame >= 64 else { throw ValidationError("--max-frame must be at least 64 bytes") }
         guard rate > 0, burst >= 1 else { throw ValidationError("--rate must be positive and --burst at least 1") }
         guard maxConnections >= 1, maxQueue >= 1 else { throw ValidationError("--max-connections and --max-queue must be at least 1") }
+        guard headerTimeout >= 0.1, requestTimeout >= headerTimeout else {
+            throw ValidationError("--header-timeout must be at least 0.1 s and --request-timeout at least --header-timeout")
+        }
         guard ping >= 0.1 else { throw ValidationError("--ping must be at least 0.1 s") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1 to 256") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -93,6 +100,8 @@ struct GatewayCommand: AsyncParsableCommand {
         options.rate = rate
         options.burst = burst
         options.maxConnections = maxConnections
+        options.headerTimeout = headerTimeout
+        options.requestTimeout = requestTimeout
         options.maxQueue = maxQueue
         options.pingInterval = ping
         if let threads { options.threads = threads }

@@ -26,6 +26,17 @@ import Testing
         #expect(viewport.gateway == nil && viewport.ref == nil && viewport.version == nil)
     }
 
+    @Test func versionsFromZeroToTheLimitAreAccepted() throws {
+        for version in [0, 1, Viewport.maxVersion] {
+            let frame = try parse(#"{"type":"viewport","center":{"latitude":40,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1},"version":\#(version)}"#)
+            guard case .viewport(let viewport) = frame else {
+                Issue.record("not a viewport: \(frame)")
+                return
+            }
+            #expect(viewport.version == version)
+        }
+    }
+
     @Test func selectIsPublishedWithClientFirstAndNoNewlines() throws {
         let frame = try parse("{\"type\":\"select\",\r\n \"id\":\"K1D3\"}\n")
         let text = try #require(line(frame))
@@ -53,6 +64,14 @@ import Testing
         (#"{"type":"viewport","center":{"latitude":40,"longitude":0}}"#, "span"),
         (#"{"type":"viewport","center":{"latitude":40,"longitude":0},"span":{"latitudeDelta":0,"longitudeDelta":1}}"#, "latitudeDelta"),
         (#"{"type":"select","type":"select"}"#, "not a JSON object"),
+        // The version edge (issue 27): a filter continuing from 8999999999999999 would send 9e15,
+        // which no stage reads back.
+        (#"{"type":"viewport","center":{"latitude":40,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1},"version":8999999999999999}"#,
+         "version 8999999999999999 is over the limit of 1000000000000000"),
+        (#"{"type":"viewport","center":{"latitude":40,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1},"version":1000000000000001}"#,
+         "over the limit"),
+        (#"{"type":"viewport","center":{"latitude":40,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1},"version":-1}"#,
+         "must not be negative"),
     ])
     func badFramesSayWhatIsWrong(text: String, expected: String) {
         do throws(MessageError) {

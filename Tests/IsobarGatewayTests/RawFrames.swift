@@ -12,24 +12,37 @@ enum RawFrames {
         var closeCode: Int? { payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil }
     }
 
-    /// One client frame (masked, as RFC 6455 requires of clients).
-    static func encode(fin: Bool = true, opcode: UInt8, _ payload: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+    /// One client frame (masked, as RFC 6455 requires of clients, unless `masked` is false; `rsv`
+    /// the reserved bits RSV1-3 as 0x40, 0x20, 0x10).
+    static func encode(fin: Bool = true, rsv: UInt8 = 0, opcode: UInt8, masked: Bool = true, _ payload: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [(fin ? 0x80 : 0) | rsv | opcode]
+        let maskBit: UInt8 = masked ? 0x80 : 0
         if payload.count < 126 {
-            bytes.append(0x80 | UInt8(payload.count))
+            bytes.append(maskBit | UInt8(payload.count))
         } else {
-            bytes.append(0x80 | 126)
+            bytes.append(maskBit | 126)
             bytes += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         }
+        guard masked else { return bytes + payload }
         let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
         bytes += mask
         for (k, byte) in payload.enumerated() { bytes.append(byte ^ mask[k % 4]) }
         return bytes
     }
 
-    static func send(_ fd: Int32, fin: Bool = true, opcode: UInt8, _ payload: [UInt8]) {
-        let bytes = encode(fin: fin, opcode: opcode, payload)
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+    static func send(_ fd: Int32, fin: Bool = true, rsv: UInt8 = 0, opcode: UInt8, masked: Bool = true, _ payload: [UInt8]) {
+        sendAll(fd, encode(fin: fin, rsv: rsv, opcode: opcode, masked: masked, payload))
+    }
+
+    /// Writes every byte (blocking), or stops at the first error (the peer closed).
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            sent += n
+        }
     }
 
     /// The next server frame, or nil at the end of the stream (or the socket's 10 s timeout).

@@ -8,6 +8,10 @@ public struct Viewport: Sendable, Equatable {
     public static let defaultLimit = 500
     /// Largest accepted `limit`: above it a single answer could be hundreds of megabytes.
     public static let maxLimit = 1_000_000
+    /// Largest `version` a viewport may carry (10^15). Every stage reads integers below 9 x 10^15,
+    /// and a filter continues a client's versions from the one it reports: a bound far below
+    /// that limit leaves 8 x 10^15 versions before a next stage could refuse one (PROTOCOL.md).
+    public static let maxVersion = 1_000_000_000_000_000
 
     public var client: String
     public var region: Region
@@ -60,6 +64,7 @@ public struct Viewport: Sendable, Equatable {
         self.limit = limit
         version = try object.optionalInt("version")
         if let version, version < 0 { throw MessageError("version \(version) must not be negative") }
+        if let version, version > Viewport.maxVersion { throw MessageError("version \(version) is over the limit of \(Viewport.maxVersion)") }
         gateway = try object.optionalString("gateway")
         if gateway?.isEmpty == true { gateway = nil }
         ref = try object.optionalInt("ref")
