@@ -22,17 +22,34 @@ public struct PersistStage: Sendable {
     private var assembler = SnapshotAssembler()
     /// id -> fetchedAt of every stored snapshot, per day (at most `keep` each).
     private var stored: [Day: [String: Double]] = [:]
+    /// The plausibility rule shared with the filter (future `fetchedAt`, shrunk snapshots).
+    public private(set) var acceptance: SnapshotAcceptance
+    /// Rank and station count of each day's latest stored snapshot: what a new one is judged against.
+    private var held: [Day: (rank: SnapshotRank, count: Int)] = [:]
+    /// Bare resyncs are honoured at most once per `resyncInterval` seconds; the rest are dropped.
+    private var resyncGate: ResyncInterval
     /// Set when the store failed in a way that makes it unusable; the runner stops on it.
     public private(set) var fatalStoreError: StoreError?
 
     /// `clock` gives Unix seconds; it decides ages on replay and `fetchedAt` for end markers that
     /// have none.
-    public init(store: SnapshotStore, logger: Logger, clock: @escaping @Sendable () -> Double = SnapshotStore.now) throws(StoreError) {
+    public init(store: SnapshotStore, logger: Logger, clock: @escaping @Sendable () -> Double = SnapshotStore.now,
+                policy: SnapshotPolicy = SnapshotPolicy(), resyncInterval: Double = ResyncInterval.defaultSeconds) throws(StoreError) {
         self.store = store
         self.logger = logger
         self.clock = clock
-        for day in Day.allCases { try reloadStored(day) }
+        self.acceptance = SnapshotAcceptance(policy: policy)
+        self.resyncGate = ResyncInterval(seconds: resyncInterval)
+        for day in Day.allCases {
+            try reloadStored(day)
+            if let latest = try store.latest(day: day) {
+                held[day] = (SnapshotRank(fetchedAt: latest.fetchedAt, snapshot: latest.id), latest.stations.count)
+            }
+        }
     }
+
+    /// Bare resync requests dropped so far by the interval (see `ResyncInterval`).
+    public var droppedResyncs: Int { resyncGate.dropped }
 
     // MARK: - Input
 
@@ -101,13 +118,28 @@ public struct PersistStage: Sendable {
             end.fetchedAt = clock()  // no fetch time given: it is as fresh as its arrival
         }
         let name = "snapshot \(end.snapshot) (\(end.day.rawValue))"
+        if let ahead = acceptance.checkClock(end, now: clock()) {
+            assembler.discard(end.snapshot)
+            let message = acceptance.futureMessage(end, ahead: ahead)
+            logger.error("\(message)")
+            reject(message + "; not stored", line, into: &writer)
+            return
+        }
         if let storedFetchedAt = stored[end.day]?[end.snapshot] {
             assembler.discard(end.snapshot)
             guard end.fetchedAt > storedFetchedAt else { return }
             refresh(end, line, into: &writer)
             return
         }
-        switch assembler.finish(end) {
+        let outcome = acceptance.complete(end, assembler: &assembler)
+        if case .complete(let stations) = outcome,
+           case .hold(let count, let heldCount) = acceptance.judge(end, stations: stations, held: held[end.day]?.count) {
+            let message = acceptance.holdMessage(end, count: count, held: heldCount)
+            logger.warning("\(message)")
+            reject(message + "; not stored yet", line, into: &writer)
+            return
+        }
+        switch outcome {
         case .complete(let stations) where stations.isEmpty:
             reject("\(name) has no stations; not stored (the store keeps the last snapshot with data)", line, into: &writer)
         case .complete(let stations):
@@ -123,6 +155,12 @@ public struct PersistStage: Sendable {
         do {
             let request = try Resync(from: object)
             guard request.client == nil else { return }  // a client's resync is the filter's business
+            guard resyncGate.admit(now: clock()) else {
+                if resyncGate.dropped & (resyncGate.dropped - 1) == 0 {
+                    logger.warning("resync requests beyond one per \(resyncGate.seconds) s dropped: \(resyncGate.dropped) so far")
+                }
+                return
+            }
             logger.debug("resync requested", metadata: ["reason": "\(request.reason)"])
             replay(into: &writer)
         } catch {
@@ -139,6 +177,8 @@ public struct PersistStage: Sendable {
             let metadata: Logger.Metadata = [
                 "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)", "stations": "\(stations.count)",
             ]
+            let rank = SnapshotRank(end)
+            if held[end.day].map({ $0.rank < rank }) ?? true { held[end.day] = (rank, stations.count) }
             switch outcome {
             case .stored(let pruned):
                 logger.info("stored snapshot", metadata: metadata.merging(["pruned": "\(pruned)"]) { $1 })
@@ -158,6 +198,9 @@ public struct PersistStage: Sendable {
     private mutating func refresh(_ end: SnapshotEnd, _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
         do {
             try store.refresh(day: end.day, id: end.snapshot, fetchedAt: end.fetchedAt, storedAt: clock())
+            if let current = held[end.day], current.rank.snapshot == end.snapshot {
+                held[end.day] = (SnapshotRank(end), current.count)
+            }
             logger.info("snapshot fetched again; its fetch time moved forward", metadata: [
                 "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)",
             ])

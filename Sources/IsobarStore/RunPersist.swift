@@ -22,7 +22,7 @@ public func runPersist(_ options: PersistOptions, logger: Logger) -> Int32 {
     do {
         try DataDirectory.create(parentOf: options.databasePath)
         store = try SnapshotStore(path: options.databasePath, keep: options.keep)
-        stage = try PersistStage(store: store, logger: logger)
+        stage = try PersistStage(store: store, logger: logger, policy: options.snapshotPolicy, resyncInterval: options.resyncInterval)
     } catch {
         printError(error.description)
         return 1
