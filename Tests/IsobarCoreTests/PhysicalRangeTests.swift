@@ -21,7 +21,7 @@ import Testing
         ])
     }
 
-    @Test func aStationLineOutsideTheRangesIsAnErrorAndTheSnapshotIsNotUsed() {
+    @Test func aStationLineOutsideTheRangesIsAnErrorAndTheSnapshotIsNotUsed() throws {
         let engine = FilterEngine()
         var writer = JSONWriter()
         let lines = [
@@ -31,7 +31,7 @@ import Testing
         ]
         for line in lines { Array(line.utf8).withUnsafeBytes { engine.handle(line: $0, now: 1, into: &writer) } }
         let messages = TestSupport.objects(writer).map { $0.str("message") }
-        #expect(messages.count == 3)
+        try #require(messages.count == 3)
         #expect(messages[0]?.contains("temperature 1.7e+308 is outside the physical range [-200, 200] °F") == true)
         #expect(messages[1]?.contains("feelsLike -1.7e+308 is outside the physical range [-200, 200] °F") == true)
         #expect(messages[2] != nil)
