@@ -85,6 +85,14 @@ public struct PersistStage: Sendable {
         for day in Day.allCases {
             do {
                 guard let snapshot = try store.latest(day: day) else { continue }
+                if let ahead = acceptance.policy.futureExcess(fetchedAt: snapshot.fetchedAt, now: now) {
+                    // Stored before the rule (or under a clock since set back): every filter would
+                    // refuse it, so it is not replayed.
+                    let message = "stored \(day.rawValue) snapshot \(snapshot.id) was fetched \(Int(ahead.rounded())) s in the future; not replayed"
+                    logger.error("\(message)")
+                    ErrorMessage(stage: Self.name, message: message, excerpt: "").write(to: &writer)
+                    continue
+                }
                 snapshot.write(now: now, into: &writer)
                 logger.info("replayed snapshot from the store", metadata: [
                     "day": "\(day.rawValue)", "snapshot": "\(snapshot.id)", "stations": "\(snapshot.stations.count)",

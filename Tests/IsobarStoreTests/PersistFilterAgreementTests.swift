@@ -58,6 +58,18 @@ import Testing
         }
     }
 
+    @Test func aFutureSnapshotStoredEarlierIsNotReplayed() throws {
+        try Support.withTemporaryDirectory { dir in
+            let store = try SnapshotStore(path: dir + "/store.sqlite", keep: 10)
+            _ = try store.save(day: .today, id: "today-future", stations: try Support.fixture(.today), fetchedAt: Self.wall + 315_360_000,
+                               storedAt: Self.wall)
+            var stage = try PersistStage(store: store, logger: Support.quietLogger, clock: { Self.wall })
+            let replay = Support.replay(&stage)
+            #expect(replay.count == 1)
+            #expect(replay.first?.contains("stored today snapshot today-future was fetched 315360000 s in the future; not replayed") == true)
+        }
+    }
+
     @Test func aResyncStormIsAnsweredOncePerInterval() throws {
         try Support.withTemporaryDirectory { dir in
             let store = try SnapshotStore(path: dir + "/store.sqlite", keep: 10)
