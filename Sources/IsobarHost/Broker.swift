@@ -31,7 +31,10 @@ public func runBroker(_ options: BrokerOptions, logger: Logger) async throws(Bro
         }
     }
 
-    let sockets = try BrokerSockets.open(options, logger: logger)
+    var binding = options
+    binding.endpoints.frontend = BrokerEndpointPolicy.bindable(endpoints.frontend)
+    binding.endpoints.backend = BrokerEndpointPolicy.bindable(endpoints.backend)
+    let sockets = try BrokerSockets.open(binding, logger: logger)
 
     Readiness.announce(logger, "publishers connect to \(sockets.boundFrontend), subscribers to \(sockets.boundBackend)")
     if let curve = options.curve {

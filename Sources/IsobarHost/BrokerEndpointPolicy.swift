@@ -20,4 +20,15 @@ public enum BrokerEndpointPolicy {
             return (0...255).contains(value)
         }
     }
+
+    /// The endpoint the broker binds for `endpoint`: `tcp://localhost:PORT` (any case) becomes
+    /// `tcp://127.0.0.1:PORT`, since libzmq takes a bind host as an interface name or an address
+    /// and fails on `localhost` (ENODEV), which made `isobar up` restart the broker forever.
+    /// Connecting to `tcp://localhost:PORT` still works: libzmq resolves it (IPv4) to 127.0.0.1.
+    /// Every other endpoint is returned as it is.
+    public static func bindable(_ endpoint: String) -> String {
+        let prefix = "tcp://localhost:"
+        guard endpoint.count > prefix.count, endpoint.lowercased().hasPrefix(prefix) else { return endpoint }
+        return "tcp://127.0.0.1:" + endpoint.dropFirst(prefix.count)
+    }
 }

@@ -27,7 +27,9 @@ public final class FeedClient: Sendable {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: maxRedirects > 0 ? .follow(max: maxRedirects, allowCycles: true) : .disallow,
             timeout: .init(connect: limit, read: limit),
-            decompression: .disabled)
+            // gzip and deflate bodies (Content-Encoding) are inflated, never past the body limit:
+            // a bomb fails like any body over --max-body-bytes.
+            decompression: .enabled(limit: .size(maxBodyBytes)))
         // Retrying a refused connection inside AHC would turn "connection refused" into a timeout and
         // duplicate the fetcher's own backoff.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -60,6 +62,7 @@ public final class FeedClient: Sendable {
         request.method = .GET
         request.headers.add(name: "User-Agent", value: "isobar-fetch")
         request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         for header in validators.requestHeaders { request.headers.add(name: header.name, value: header.value) }
         let nanoseconds = Int64(min(timeout, 86_400) * 1e9)
         let deadline = NIODeadline.now() + .nanoseconds(nanoseconds)
@@ -135,6 +138,9 @@ public final class FeedClient: Sendable {
             return "connection failed: \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))"
         }
         if error is CancellationError { return "request cancelled" }
+        if String(reflecting: type(of: error)).hasSuffix("DecompressionError") {
+            return "compressed body (Content-Encoding) could not be inflated within the \(maxBodyBytes)-byte limit: \(error)"
+        }
         return "request failed: \(error)"
     }
 

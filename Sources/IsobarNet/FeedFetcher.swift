@@ -13,6 +13,8 @@ import Logging
 ///   end marker, then `status` ok. A bad body publishes no station at all, only `status` failed.
 /// - an unchanged feed (304 or the same snapshot id): a debug log line; a `status` unchanged line
 ///   only when it ends a run of failures, so a healthy feed costs no bus traffic between changes.
+/// - an unchanged feed whose last publication is `republishInterval` old: the end marker again,
+///   with the new `fetchedAt` (PROTOCOL.md, "Implausible snapshots").
 /// - a resync: the latest snapshot of each day (same id, its original `fetchedAt`, its age) and the
 ///   latest status of each day.
 public actor FeedFetcher {
@@ -46,6 +48,8 @@ public actor FeedFetcher {
     private let logger: Logger
     /// `--once`: there is no next attempt, so failures report `retryIn` 0 and log no retry time.
     private let once: Bool
+    /// Seconds after which an unchanged snapshot's end marker is published again (`--republish-interval`).
+    private let republishInterval: Double
     /// How bodies are read (`--format`, `--openweather-units`).
     private let formatOptions: FeedFormat.Options
 
@@ -67,6 +71,7 @@ public actor FeedFetcher {
         self.jitter = jitter
         self.logger = logger
         self.once = options.once
+        self.republishInterval = options.republishInterval
         self.formatOptions = FeedFormat.Options(openWeatherUnits: options.openWeatherUnits)
     }
 
@@ -235,6 +240,16 @@ public actor FeedFetcher {
         case .unchanged(let recovered, _):
             let status = StatusMessage(day: day, state: .unchanged, url: url)
             feed.status = status
+            if var latest = feed.latest, now - latest.fetchedAt >= republishInterval {
+                // The same content, fetched again: its end marker alone with the new fetchedAt, so
+                // a wrong snapshot some consumer holds (forged, or from a clock ahead) loses to it
+                // within this interval; a consumer that lacks the stations asks for a resync.
+                latest.fetchedAt = max(now, latest.fetchedAt.nextUp)
+                feed.latest = latest
+                SnapshotEnd(day: day, snapshot: latest.id, count: latest.stations.count, source: .feed, fetchedAt: latest.fetchedAt)
+                    .write(to: &writer)
+                log.info("unchanged since \(latest.id); republished its end marker with the new fetch time")
+            }
             if recovered {
                 status.write(to: &writer)
                 log.info("feed is back; content unchanged since \(feed.latest?.id ?? "the last snapshot")")

@@ -36,6 +36,11 @@ public struct FetchOptions: Sendable, Equatable {
     public var format: FeedFormat
     /// What an OpenWeather source's request asked for with `units=`.
     public var openWeatherUnits: OpenWeatherFeed.Units
+    /// Seconds after which an unchanged snapshot is announced again with its new `fetchedAt`, so a
+    /// wrong snapshot (forged, or fetched by a host whose clock ran ahead) cannot pin maps.
+    public var republishInterval: Double = 300
+    /// Most one republication per this many seconds, however many bare resyncs arrive.
+    public var resyncInterval: Double = ResyncInterval.defaultSeconds
 
     public init(today: String = FetchOptions.defaultToday, tomorrow: String = FetchOptions.defaultTomorrow,
                 interval: Double = 60, once: Bool = false, timeout: Double = 10, maxBodyBytes: Int = Limits.feedBodyBytes,
@@ -60,6 +65,12 @@ public struct FetchOptions: Sendable, Equatable {
         guard timeout.isFinite, timeout > 0 else { throw FetchOptionsError("--timeout must be a positive number of seconds, got \(timeout)") }
         guard maxBodyBytes > 0 else { throw FetchOptionsError("--max-body-bytes must be positive, got \(maxBodyBytes)") }
         guard (0...20).contains(maxRedirects) else { throw FetchOptionsError("--max-redirects must be between 0 and 20, got \(maxRedirects)") }
+        guard republishInterval.isFinite, republishInterval > 0 else {
+            throw FetchOptionsError("--republish-interval must be a positive number of seconds, got \(republishInterval)")
+        }
+        guard resyncInterval.isFinite, resyncInterval >= 0 else {
+            throw FetchOptionsError("--resync-interval must be zero or a positive number of seconds, got \(resyncInterval)")
+        }
         guard backoffBase.isFinite, backoffBase > 0 else { throw FetchOptionsError("backoff base must be positive, got \(backoffBase)") }
         guard backoffCap.isFinite, backoffCap >= backoffBase else {
             throw FetchOptionsError("backoff cap must be at least the base (\(backoffBase) s), got \(backoffCap)")

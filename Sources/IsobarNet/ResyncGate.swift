@@ -1,30 +1,52 @@
+import Foundation
+import IsobarCore
 import IsobarStdio
 
-/// Coalesces resync requests: while one republication is queued, further requests join it instead
-/// of queueing another, so a burst (or a flood) of resync lines costs one republication, not one
-/// per line, and the queue of pending work stays bounded.
+/// Coalesces resync requests and spaces them out: at most one republication per `interval`
+/// seconds (`ResyncInterval`), however many requests arrive. A request while one is queued joins
+/// it; a request inside the interval after the last one is served once the interval ends (one
+/// republication for all that arrived meanwhile). So a flood of resync lines costs one
+/// republication per interval, not one per line, and the queue of pending work stays bounded.
 public final class ResyncGate: @unchecked Sendable {
-    // @unchecked: `pending` is only touched with `lock` held.
+    // @unchecked: `pending` and `spacing` are only touched with `lock` held.
     private let lock = NSLockLike()
     private var pending = false
+    private var spacing: ResyncInterval
+    private var joined = 0
     private let action: @Sendable (String) async -> Void
+    private let clock: @Sendable () -> Double
 
-    public init(_ action: @escaping @Sendable (String) async -> Void) {
+    /// `clock` is monotonic seconds (only differences are used).
+    public init(interval: Double = ResyncInterval.defaultSeconds,
+                clock: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+                _ action: @escaping @Sendable (String) async -> Void) {
+        self.spacing = ResyncInterval(seconds: interval)
+        self.clock = clock
         self.action = action
     }
+
+    /// Requests that joined a queued republication instead of causing one, so far.
+    public var coalesced: Int { lock.withLock { joined } }
 
     /// Requests a republication; returns false when it joined one already queued.
     @discardableResult
     public func request(reason: String) -> Bool {
-        let start: Bool = lock.withLock {
-            if pending { return false }
+        let wait: Double? = lock.withLock {
+            if pending {
+                joined += 1
+                return nil
+            }
             pending = true
-            return true
+            return spacing.wait(now: clock())
         }
-        guard start else { return false }
+        guard let wait else { return false }
         Task {
+            if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
             // Cleared before the work starts, so a request arriving during it is served afterwards.
-            lock.withLock { pending = false }
+            lock.withLock {
+                pending = false
+                spacing.record(now: clock())
+            }
             await action(reason)
         }
         return true

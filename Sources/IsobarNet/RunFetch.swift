@@ -28,7 +28,7 @@ public func runFetch(_ options: FetchOptions, logger: Logger) async -> Int32 {
         return ok ? 0 : 1
     }
     logger.info("polling \(options.today) and \(options.tomorrow) every \(FeedClient.seconds(options.interval)) s")
-    let gate = ResyncGate { reason in await fetcher.resync(reason: reason) }
+    let gate = ResyncGate(interval: options.resyncInterval) { reason in await fetcher.resync(reason: reason) }
     FetchInput.start(output: output) { reason in gate.request(reason: reason) }
     // One runtime for every long-running process: a ServiceGroup whose graceful-shutdown signals
     // (SIGTERM, SIGINT) cancel the polling; the fetcher's own end (stdout closed) ends the group.

@@ -1,3 +1,5 @@
+import IsobarCore
+
 /// Settings of `isobar persist`.
 public struct PersistOptions: Sendable, Equatable {
     public static let defaultDataDirectory = "./data"
@@ -12,6 +14,10 @@ public struct PersistOptions: Sendable, Equatable {
     /// Republish the latest stored snapshot of each day before reading input, so a pipeline that
     /// starts without connectivity still shows the last known data.
     public var replayOnStart: Bool
+    /// Bare resyncs are answered at most once per this many seconds (`ResyncInterval`).
+    public var resyncInterval = ResyncInterval.defaultSeconds
+    /// Which complete snapshots are stored (future `fetchedAt`, shrunk): the filter's values.
+    public var snapshotPolicy = SnapshotPolicy()
 
     /// The store in `dataDirectory` (default `./data/isobar.sqlite`).
     public init(dataDirectory: String = PersistOptions.defaultDataDirectory, keep: Int = 10, replayOnStart: Bool = true) {

@@ -29,19 +29,38 @@ public struct PersistStage: Sendable {
     private var stored: [Day: [String: Double]] = [:]
     /// Set when the store failed in a way that makes it unusable; the runner stops on it.
     public private(set) var fatalStoreError: StoreError?
+    /// The plausibility rule shared with the filter (future `fetchedAt`, shrunk snapshots).
+    public private(set) var acceptance: SnapshotAcceptance
+    /// Rank and station count of each day's latest stored snapshot: what a new one is judged against.
+    private var held: [Day: (rank: SnapshotRank, count: Int)] = [:]
+    /// Bare resyncs are honoured at most once per `resyncInterval` seconds; the rest are dropped.
+    private var resyncGate: ResyncInterval
 
     /// `clock` gives Unix seconds; it decides ages on replay and `fetchedAt` for end markers that
     /// have none.
-    public init(store: SnapshotStore, logger: Logger, clock: @escaping @Sendable () -> Double = SnapshotStore.now) throws(StoreError) {
-        try self.init(keeper: StoreKeeper(store: store, logger: logger), logger: logger, clock: clock)
+    public init(store: SnapshotStore, logger: Logger, clock: @escaping @Sendable () -> Double = SnapshotStore.now,
+                policy: SnapshotPolicy = SnapshotPolicy(), resyncInterval: Double = ResyncInterval.defaultSeconds) throws(StoreError) {
+        try self.init(keeper: StoreKeeper(store: store, logger: logger), logger: logger, clock: clock,
+                      policy: policy, resyncInterval: resyncInterval)
     }
 
-    public init(keeper: StoreKeeper, logger: Logger, clock: @escaping @Sendable () -> Double = SnapshotStore.now) throws(StoreError) {
+    public init(keeper: StoreKeeper, logger: Logger, clock: @escaping @Sendable () -> Double = SnapshotStore.now,
+                policy: SnapshotPolicy = SnapshotPolicy(), resyncInterval: Double = ResyncInterval.defaultSeconds) throws(StoreError) {
         self.keeper = keeper
         self.logger = logger
         self.clock = clock
-        for day in Day.allCases { try reloadStored(day) }
+        self.acceptance = SnapshotAcceptance(policy: policy)
+        self.resyncGate = ResyncInterval(seconds: resyncInterval)
+        for day in Day.allCases {
+            try reloadStored(day)
+            if let latest = keeper.latest(day: day) {
+                held[day] = (SnapshotRank(fetchedAt: latest.fetchedAt, snapshot: latest.id), latest.stations.count)
+            }
+        }
     }
+
+    /// Bare resync requests dropped so far by the interval (see `ResyncInterval`).
+    public var droppedResyncs: Int { resyncGate.dropped }
 
     // MARK: - Input
 
@@ -79,6 +98,14 @@ public struct PersistStage: Sendable {
         writeReports(into: &writer)
         for day in Day.allCases {
             guard let snapshot = keeper.latest(day: day) else { continue }
+            if let ahead = acceptance.policy.futureExcess(fetchedAt: snapshot.fetchedAt, now: now) {
+                // Stored before the rule (or under a clock since set back): every filter would
+                // refuse it, so it is not replayed.
+                let message = "stored \(day.rawValue) snapshot \(snapshot.id) was fetched \(Int(ahead.rounded())) s in the future; not replayed"
+                logger.error("\(message)")
+                ErrorMessage(stage: Self.name, message: message, excerpt: "").write(to: &writer)
+                continue
+            }
             snapshot.write(now: now, into: &writer)
             logger.info("replayed snapshot from the store", metadata: [
                 "day": "\(day.rawValue)", "snapshot": "\(snapshot.id)", "stations": "\(snapshot.stations.count)",
@@ -115,7 +142,22 @@ public struct PersistStage: Sendable {
             refresh(end, line, into: &writer)
             return
         }
-        switch assembler.finish(end) {
+        if let ahead = acceptance.checkClock(end, now: clock()) {
+            assembler.discard(end.snapshot)
+            let message = acceptance.futureMessage(end, ahead: ahead)
+            logger.error("\(message)")
+            reject(message + "; not stored", line, into: &writer)
+            return
+        }
+        let outcome = acceptance.complete(end, assembler: &assembler)
+        if case .complete(let stations) = outcome,
+           case .hold(let count, let heldCount) = acceptance.judge(end, stations: stations, held: held[end.day]?.count) {
+            let message = acceptance.holdMessage(end, count: count, held: heldCount)
+            logger.warning("\(message)")
+            reject(message + "; not stored yet", line, into: &writer)
+            return
+        }
+        switch outcome {
         case .complete(let stations) where stations.isEmpty:
             reject("\(name) has no stations; not stored (the store keeps the last snapshot with data)", line, into: &writer)
         case .complete(let stations):
@@ -131,6 +173,12 @@ public struct PersistStage: Sendable {
         do {
             let request = try Resync(from: object)
             guard request.client == nil else { return }  // a client's resync is the filter's business
+            guard resyncGate.admit(now: clock()) else {
+                if resyncGate.dropped & (resyncGate.dropped - 1) == 0 {
+                    logger.warning("resync requests beyond one per \(resyncGate.seconds) s dropped: \(resyncGate.dropped) so far")
+                }
+                return
+            }
             logger.debug("resync requested", metadata: ["reason": "\(request.reason)"])
             replay(into: &writer)
         } catch {
@@ -147,6 +195,8 @@ public struct PersistStage: Sendable {
         let metadata: Logger.Metadata = [
             "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)", "stations": "\(stations.count)",
         ]
+        let rank = SnapshotRank(end)
+        if held[end.day].map({ $0.rank < rank }) ?? true { held[end.day] = (rank, stations.count) }
         switch outcome {
         case .stored(let pruned):
             logger.info("stored snapshot", metadata: metadata.merging(["pruned": "\(pruned)"]) { $1 })
@@ -163,6 +213,9 @@ public struct PersistStage: Sendable {
     /// The same content fetched again: only its fetch time moves forward.
     private mutating func refresh(_ end: SnapshotEnd, _ line: UnsafeRawBufferPointer, into writer: inout JSONWriter) {
         keeper.refresh(day: end.day, id: end.snapshot, fetchedAt: end.fetchedAt, now: clock())
+        if let current = held[end.day], current.rank.snapshot == end.snapshot {
+            held[end.day] = (SnapshotRank(end), current.count)
+        }
         logger.info("snapshot fetched again; its fetch time moved forward", metadata: [
             "day": "\(end.day.rawValue)", "snapshot": "\(end.snapshot)",
         ])

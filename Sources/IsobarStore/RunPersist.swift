@@ -22,7 +22,7 @@ public func runPersist(_ options: PersistOptions, logger: Logger) -> Int32 {
     var stage: PersistStage
     do {
         let keeper = try StoreKeeper(path: options.databasePath, keep: options.keep, logger: logger, now: SnapshotStore.now())
-        stage = try PersistStage(keeper: keeper, logger: logger)
+        stage = try PersistStage(keeper: keeper, logger: logger, policy: options.snapshotPolicy, resyncInterval: options.resyncInterval)
     } catch {
         printError(error.description)
         return 1

@@ -44,6 +44,10 @@ struct FetchCommand: AsyncParsableCommand {
     var openWeatherUnits: OpenWeatherFeed.Units = .standard
     @Option(help: "Longest wait in seconds before retrying a failed feed (the backoff doubles from 1 s up to it, with full jitter).")
     var backoffCap: Double = 300
+    @Option(help: "Announce an unchanged snapshot again (its end marker, with the new fetch time) when its last publication is this many seconds old.")
+    var republishInterval: Double = 300
+    @Option(help: "Republish on a bare resync at most once per this many seconds (requests in between are served together at its end).")
+    var resyncInterval = ResyncInterval.defaultSeconds
 
     func run() async throws {
         Logs.bootstrap()
@@ -51,6 +55,8 @@ struct FetchCommand: AsyncParsableCommand {
                                    maxBodyBytes: maxBodyBytes, maxRedirects: maxRedirects, backoffCap: backoffCap,
                                    format: format, openWeatherUnits: openWeatherUnits)
         options.moreToday = Array(today.dropFirst())
+        options.republishInterval = republishInterval
+        options.resyncInterval = resyncInterval
         options.moreTomorrow = Array(tomorrow.dropFirst())
         do {
             try options.validate()

@@ -59,6 +59,7 @@ struct FilterCommand: AsyncParsableCommand {
     var staleAfter: Double = 60
     @Option(help: "Serve only the clients of shard K of N (K/N): other clients' messages are left to their shard. Run it under `isobar plug --shard K/N`.")
     var shard: Shard = .whole
+    @OptionGroup var snapshotPolicy: SnapshotPolicyArguments
     @Flag(help: "Write a resync request at start so publishers replay their snapshots (used on the bus).")
     var requestResync = false
     @Flag(help: "Speak the bus in process (ISOBAR_PUB/ISOBAR_SUB, CURVE from the environment) instead of stdin/stdout: no plug needed.")
@@ -78,6 +79,7 @@ struct FilterCommand: AsyncParsableCommand {
         options.idleSeconds = idle
         options.leaseTimeout = leaseTimeout
         options.shard = shard
+        options.snapshotPolicy = snapshotPolicy.policy
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1, got \(maxClients)") }
         options.maxClients = maxClients
         guard staleAfter.isFinite, staleAfter >= 0 else { throw ValidationError("--stale-after must be a non-negative number of minutes, got \(staleAfter)") }

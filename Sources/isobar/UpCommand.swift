@@ -63,6 +63,7 @@ struct UpCommand: AsyncParsableCommand {
     var plugs = false
     @Flag(help: "Chain the formatter behind each filter in its process (`filter --chain-format`) instead of running `isobar format` on its own: the same messages reach clients, with no `visible` hop (BENCHMARKS.md).")
     var chainFormat = false
+    @OptionGroup var snapshotPolicy: SnapshotPolicyArguments
 
     func run() async throws {
         Logs.bootstrap()
@@ -86,7 +87,7 @@ struct UpCommand: AsyncParsableCommand {
         services += [
             ServiceSpec(name: "persist", command: me, arguments: [
                 "plug", "--name", "persist"] + Self.subscribe(PersistStage.subscriptions) + ["--",
-                me, "persist", "--data-dir", dataDir], startDelay: .milliseconds(200), stopTimeout: ServiceSpec.plugStopTimeout),
+                me, "persist", "--data-dir", dataDir] + snapshotPolicy.arguments, startDelay: .milliseconds(200), stopTimeout: ServiceSpec.plugStopTimeout),
         ] + (chainFormat ? [] : [
             plugs
                 ? ServiceSpec(name: "format", command: me, arguments: [
@@ -101,7 +102,7 @@ struct UpCommand: AsyncParsableCommand {
             let name = filters == 1 ? "filter" : "filter-\(index)"
             let sharding = filters == 1 ? [] : ["--shard", shard.description]
             let chaining = chainFormat ? ["--chain-format", "--units", units, "--locale", locale] : []
-            let filter = [me, "filter", "--request-resync", "--favorites", favoritesFile, "--stale-after", String(staleAfter)] + sharding + chaining
+            let filter = [me, "filter", "--request-resync", "--favorites", favoritesFile, "--stale-after", String(staleAfter)] + sharding + chaining + snapshotPolicy.arguments
             guard plugs else {
                 return ServiceSpec(name: name, command: me, arguments: Array(filter.dropFirst()) + ["--bus"], startDelay: .milliseconds(300))
             }

@@ -27,6 +27,8 @@ struct FeedCollector {
         do throws(MessageError) {
             var warnings: [String] = []
             let station = try make(&warnings)
+            // Never publish a line every reader would refuse (a value beyond physical ranges).
+            try station.checkRanges()
             parsed.stations.append(station)
             guard seen.insert(position: parsed.stations.count - 1, of: parsed.stations) else {
                 parsed.stations.removeLast()

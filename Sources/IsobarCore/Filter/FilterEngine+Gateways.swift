@@ -16,6 +16,19 @@ extension FilterEngine {
               today: snapshot(for: .today)?.id, tomorrow: snapshot(for: .tomorrow)?.id, shard: options.shard).write(to: &out)
     }
 
+    /// Refuses a viewport for a name another gateway hosts (PROTOCOL.md, "Client names across
+    /// gateways"): while that gateway still leases, the name is its client's, so a second gateway's
+    /// client cannot take over its set (each would flip the other's map, and receive its answers).
+    /// A holder whose gateway stopped leasing for `claimGrace` (crashed, restarted under a new
+    /// name) gives the name up; a refused claim that is still wanted comes back through its
+    /// gateway's lease (a digest that differs asks for its viewports again).
+    func checkClaim(_ viewport: Viewport, now: Double) throws(MessageError) {
+        guard let holder = clients[viewport.client]?.gateway, viewport.gateway != holder,
+              let tally = gateways[holder], now - max(tally.lastLease, tally.lastViewportAt) < options.claimGrace else { return }
+        claimsRefused += 1
+        throw MessageError("client name \"\(viewport.client)\" is in use on another gateway; connect with another name")
+    }
+
     /// Forgets a client whose connection closed (unless another gateway hosts it by now).
     func leave(_ leave: Leave) {
         guard let client = clients[leave.client] else { return }

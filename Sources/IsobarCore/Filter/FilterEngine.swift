@@ -18,10 +18,14 @@ public final class FilterEngine {
     public let options: FilterOptions
     private var snapshots: [Day: StationSnapshot] = [:]
     private var assembler = SnapshotAssembler()
+    /// The plausibility rule shared with persist (future `fetchedAt`, shrunk snapshots).
+    public private(set) var acceptance: SnapshotAcceptance
     private let interner = KeyInterner()
     var clients: [String: ClientState] = [:]
     /// Per gateway: its clients' count and digest as this filter sees them, and its lease times.
     var gateways: [String: GatewayTally] = [:]
+    /// Viewports refused for claiming a name another gateway hosts (see `checkClaim`).
+    public internal(set) var claimsRefused = 0
     /// Days some client was answered for while no snapshot of that day was held.
     private var waitingDays: Set<Day> = []
     private var lastSweep = 0.0
@@ -45,6 +49,7 @@ public final class FilterEngine {
     public init(options: FilterOptions = FilterOptions(), favorites: any FavoritesBacking = InMemoryFavorites(),
                 wallClock: @escaping @Sendable () -> Double = { WallClock.now() }) {
         self.options = options
+        self.acceptance = SnapshotAcceptance(policy: options.snapshotPolicy)
         self.favoritesBacking = favorites
         self.wallClock = wallClock
     }
@@ -77,7 +82,7 @@ public final class FilterEngine {
         switch type {
         case "station": try receive(StationMessage(from: object))
         case "snapshot": complete(try SnapshotEnd(from: object), line: Array(object.rawBytes), now: now, into: &out)
-        case "viewport": update(try Viewport(from: object), now: now, into: &out)
+        case "viewport": try update(Viewport(from: object), now: now, into: &out)
         case "select": try select(Select(from: object), now: now, into: &out)
         case "resync": try resync(Resync(from: object), now: now, into: &out)
         case "lease": lease(try Lease(from: object), now: now, into: &out)
@@ -133,6 +138,15 @@ public final class FilterEngine {
     }
 
     private func complete(_ end: SnapshotEnd, line: [UInt8], now: Double, into out: inout JSONWriter) {
+        if let ahead = acceptance.checkClock(end, now: wallClock()) {
+            assembler.discard(end.snapshot)
+            if options.shard.index == 0 {
+                line.withUnsafeBytes { raw in
+                    ErrorMessage(stage: Self.stage, message: acceptance.futureMessage(end, ahead: ahead), line: raw).write(to: &out)
+                }
+            }
+            return
+        }
         if let current = snapshots[end.day] {
             if current.id == end.snapshot {
                 // The content we hold. A replay (the store's copy, a second publisher) changes
@@ -153,8 +167,15 @@ public final class FilterEngine {
                 return
             }
         }
-        switch assembler.finish(end) {
+        let outcome = acceptance.complete(end, assembler: &assembler)
+        switch outcome {
         case .complete(let stations):
+            if case .hold(let count, let held) = acceptance.judge(end, stations: stations, held: snapshots[end.day]?.stations.count) {
+                if options.shard.index == 0 {
+                    StatusMessage(day: end.day, state: .held, url: "", reason: acceptance.holdMessage(end, count: count, held: held)).write(to: &out)
+                }
+                return
+            }
             let snapshot = StationSnapshot(end: end, stations: stations, interner: interner)
             snapshots[end.day] = snapshot
             staleCounts[end.day] = nil  // counted afresh on the next tick
@@ -206,7 +227,8 @@ public final class FilterEngine {
 
     // MARK: - Clients
 
-    private func update(_ viewport: Viewport, now: Double, into out: inout JSONWriter) {
+    private func update(_ viewport: Viewport, now: Double, into out: inout JSONWriter) throws(MessageError) {
+        try checkClaim(viewport, now: now)
         let hasData = snapshots[viewport.day] != nil
         // A client is looking but we have nothing for its day: the snapshot (or our start-up
         // request) may have been lost before the bus connections settled. Ask again (rate-limited).

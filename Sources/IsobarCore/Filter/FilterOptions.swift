@@ -15,6 +15,9 @@ public struct FilterOptions: Sendable {
     /// A lease whose digest differs from the filter's asks for a resend only when nothing went to
     /// or came from that gateway for this long: before that, the difference may be in flight.
     public var tallyGrace: Double = 0.5
+    /// A client name hosted by a gateway stays that gateway's while it leased within this many
+    /// seconds (3 lease intervals): a viewport for the name from another gateway is refused.
+    public var claimGrace: Double = 3
     /// At most one resend request per gateway per this many seconds.
     public var resendInterval: Double = 1
     /// Most favorites one client may keep (a bound on the memory and the answer's size).
@@ -30,6 +33,9 @@ public struct FilterOptions: Sendable {
     /// (`isobar filter --chain-format`): client sets are then written as the formatter's
     /// `annotations` straight from the snapshot, not as `visible`. nil: `visible`.
     public var chainedFormat: ResolvedPresentation?
+    /// Which complete snapshots may replace a day's (future `fetchedAt`, shrunk): the same values
+    /// persist takes (`--max-future-skew`, `--min-shrink-fraction`, `--accept-shrink`).
+    public var snapshotPolicy = SnapshotPolicy()
 
     public init() {}
 }

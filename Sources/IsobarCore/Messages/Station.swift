@@ -66,14 +66,22 @@ public struct Station: Sendable, Equatable {
         windSpeed = try object.optionalNumber("windSpeed")
         windDirection = try object.optionalNumber("windDirection")
         precipitation = try object.optionalNumber("precipitation")
-        if let speed = windSpeed, speed < 0 { throw MessageError("windSpeed \(speed) is negative") }
+        details = try StationDetails.read(from: object)
+        try checkRanges()
+    }
+
+    /// Refuses a value outside its range, naming the field: what every reader of a station line
+    /// checks, and what fetch checks of each record so it never publishes a line readers refuse.
+    public func checkRanges() throws(MessageError) {
+        try WeatherRanges.check(temperature: temperature, "temperature")
+        try WeatherRanges.check(speed: windSpeed, "windSpeed")
         if let direction = windDirection, !(0...360).contains(direction) {
             throw MessageError("windDirection \(direction) is outside [0, 360]")
         }
         if let chance = precipitation, !(0...100).contains(chance) {
             throw MessageError("precipitation \(chance) is outside [0, 100]")
         }
-        details = try StationDetails.read(from: object)
+        try details?.validate()
     }
 
     /// Writes the station's members (not the braces) so callers can add their own around them.

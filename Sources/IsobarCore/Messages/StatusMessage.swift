@@ -1,7 +1,10 @@
 /// `{"type":"status",...}`: the health of one feed, so the persister and clients know when data
 /// is live and when the feed is offline.
 public struct StatusMessage: Sendable, Equatable {
-    public enum State: String, Sendable, CaseIterable { case ok, unchanged, failed }
+    /// `held`: a complete snapshot was implausible (much smaller than the day's, or empty) and
+    /// was not applied; the previous one stays until a later fetch confirms it (written by the
+    /// filter, see `SnapshotAcceptance`).
+    public enum State: String, Sendable, CaseIterable { case ok, unchanged, failed, held }
 
     public var day: Day
     public var state: State

@@ -43,9 +43,17 @@ public struct ForecastPoint: Sendable, Equatable {
                   precipType: try object.optionalString("precipType"),
                   windSpeed: try object.optionalNumber("windSpeed"),
                   windDirection: try object.optionalNumber("windDirection"))
+        try checkRanges()
+    }
+
+    /// Refuses a value outside its range, naming the field (see `Station.checkRanges`).
+    func checkRanges() throws(MessageError) {
         try WeatherRanges.check(percent: precipitation, "precipitation")
-        try WeatherRanges.check(nonNegative: windSpeed, "windSpeed")
+        try WeatherRanges.check(speed: windSpeed, "windSpeed")
         try WeatherRanges.check(direction: windDirection, "windDirection")
+        try WeatherRanges.check(temperature: temperature, "temperature")
+        try WeatherRanges.check(temperature: temperatureLow, "temperatureLow")
+        try WeatherRanges.check(temperature: temperatureHigh, "temperatureHigh")
     }
 
     /// Writes the point as one JSON object, known values only.

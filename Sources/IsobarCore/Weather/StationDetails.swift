@@ -137,7 +137,13 @@ public final class StationDetails: Sendable, Equatable {
         try WeatherRanges.check(percent: cloudCover, "cloudCover")
         try WeatherRanges.check(nonNegative: visibility, "visibility")
         try WeatherRanges.check(nonNegative: uvIndex, "uvIndex")
-        try WeatherRanges.check(nonNegative: windGust, "windGust")
+        try WeatherRanges.check(speed: windGust, "windGust")
+        try WeatherRanges.check(temperature: feelsLike, "feelsLike")
+        try WeatherRanges.check(temperature: temperatureLow, "temperatureLow")
+        try WeatherRanges.check(temperature: temperatureHigh, "temperatureHigh")
+        try WeatherRanges.check(temperature: dewPoint, "dewPoint")
+        for point in hourly { try point.checkRanges() }
+        for point in daily { try point.checkRanges() }
         try WeatherRanges.check(nonNegative: pressure, "pressure")
     }
 
