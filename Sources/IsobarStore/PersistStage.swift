@@ -136,17 +136,17 @@ public struct PersistStage: Sendable {
             end.fetchedAt = clock()  // no fetch time given: it is as fresh as its arrival
         }
         let name = "snapshot \(end.snapshot) (\(end.day.rawValue))"
-        if let storedFetchedAt = stored[end.day]?[end.snapshot] {
-            assembler.discard(end.snapshot)
-            guard end.fetchedAt > storedFetchedAt else { return }
-            refresh(end, line, into: &writer)
-            return
-        }
         if let ahead = acceptance.checkClock(end, now: clock()) {
             assembler.discard(end.snapshot)
             let message = acceptance.futureMessage(end, ahead: ahead)
             logger.error("\(message)")
             reject(message + "; not stored", line, into: &writer)
+            return
+        }
+        if let storedFetchedAt = stored[end.day]?[end.snapshot] {
+            assembler.discard(end.snapshot)
+            guard end.fetchedAt > storedFetchedAt else { return }
+            refresh(end, line, into: &writer)
             return
         }
         let outcome = acceptance.complete(end, assembler: &assembler)
