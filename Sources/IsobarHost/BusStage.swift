@@ -65,8 +65,12 @@ public enum BusStage {
     /// - `start`: the engine's first words (a filter's `resync` request), published after `settle`.
     /// - `tick`: timed work, every `options.tickEvery` seconds.
     /// - `handle`: one input line; the engine writes its answers into the writer.
+    /// - `spill`: given, on the loop's thread before the first message, a function that publishes
+    ///   a writer's lines at once and empties it, for an engine that must not hold every answer to
+    ///   one input until `handle` returns (`FilterEngine.spill`).
     public static func run(
         _ options: Options, logger: Logger,
+        spill: @escaping (@escaping (inout JSONWriter) -> Void) -> Void = { _ in },
         start: @escaping (inout JSONWriter) -> Void = { _ in },
         tick: @escaping (inout JSONWriter) -> Void = { _ in },
         handle: @escaping (UnsafeRawBufferPointer, inout JSONWriter) -> Void
@@ -94,9 +98,10 @@ public enum BusStage {
         let wake = WakePipe()
         let stopping = StopFlag()
         // The engine's closures are used on the loop's thread only (handed over once, at start).
-        let engine = UncheckedBox((start: start, tick: tick, handle: handle))
+        let engine = UncheckedBox((start: start, tick: tick, handle: handle, spill: spill))
         let service = BlockingService(name: options.name, body: {
             let publisher = PlugPublisher(socket: pub, stage: options.name, logger: logger)
+            engine.value.spill { Loop.publish(&$0, with: publisher) }
             var loop = Loop(options: options, sub: sub, publisher: publisher, wake: wake, stopping: stopping,
                             logger: logger, start: engine.value.start, tick: engine.value.tick, handle: engine.value.handle)
             loop.run()
@@ -211,6 +216,11 @@ public enum BusStage {
 
         /// Publishes what the engine wrote (one line each, `\n`-terminated), batched by topic.
         mutating func publish() {
+            Self.publish(&writer, with: publisher)
+        }
+
+        /// Publishes a writer's lines and empties it.
+        static func publish(_ writer: inout JSONWriter, with publisher: PlugPublisher) {
             guard !writer.bytes.isEmpty else { return }
             writer.bytes.withUnsafeBytes { all in
                 TopicBatch.forEachLine(in: all) { publisher.publish(line: $0, trusted: true) }

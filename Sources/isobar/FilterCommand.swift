@@ -117,7 +117,9 @@ struct FilterCommand: AsyncParsableCommand {
             let name = shard.isWhole ? "filter" : "filter-\(shard.index)"
             let options = BusStage.Options(name: name, subscriptions: shard.subscriptions(FilterEngine.subscriptions),
                                            maxLineLength: maxLineBytes, tickEvery: 0.25)
-            let status = await BusStage.run(options, logger: Logger(label: name), start: greet, tick: { out in answer(&out) { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) } }) { line, out in
+            // Chained, the formatter reads the whole answer after the engine: no early spill.
+            let status = await BusStage.run(options, logger: Logger(label: name),
+                                            spill: { publish in if !chainFormat { engine.spill = publish } }, start: greet, tick: { out in answer(&out) { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) } }) { line, out in
                 answer(&out) { engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &$0) }
             }
             if status != 0 { throw ExitCode(status) }
@@ -129,6 +131,9 @@ struct FilterCommand: AsyncParsableCommand {
             LineOutput.standardOutput.write(&writer)
             LineOutput.standardOutput.flush()
         }
+        // A feed change's answers to every client leave in pieces of about
+        // `FilterEngine.spillBytes` (1 MiB; not with a chained formatter, which reads them whole).
+        if chain == nil { engine.spill = { LineOutput.standardOutput.write(&$0) } }
         // A monotonic clock: the filter only measures intervals (idle clients, resync and
         // resend backoff), which a wall-clock step backwards would stall. The tick runs the
         // missing-day resync schedule and the idle sweep even when no message arrives.

@@ -45,6 +45,7 @@ extension FilterEngine {
         for name in names {
             guard let list = favoriteLists[name], !list.ids.isEmpty else { continue }
             if force || list.sent != favoritesFingerprint(name, list) { writePinned(name, reason: reason, into: &out) }
+            spillIfLarge(&out)
         }
     }
 

@@ -45,6 +45,14 @@ public final class FilterEngine {
     /// Stale stations per day at the last check, and when that was (the monotonic clock).
     var staleCounts: [Day: Int] = [:]
     var lastStaleCheck = -Double.infinity
+    /// Where the answers to one input go early while they are being written, so a feed change
+    /// seen by many clients never holds every client's answer at once: between two clients, once
+    /// the writer holds at least `spillBytes`, it is handed here (the caller writes or publishes
+    /// its lines and empties it). nil keeps everything in the writer (what the tests read).
+    /// Peak output held: `spillBytes` plus one client's answer (docs/security.md, "Limits").
+    public var spill: ((inout JSONWriter) -> Void)?
+    /// How much answer the writer holds before `spill` takes it (1 MiB).
+    public var spillBytes = 1 << 20
 
     public init(options: FilterOptions = FilterOptions(), favorites: any FavoritesBacking = InMemoryFavorites(),
                 wallClock: @escaping @Sendable () -> Double = { WallClock.now() }) {
@@ -191,6 +199,7 @@ public final class FilterEngine {
                 // client's snapshot id and data age.
                 send(client, full: client.shownSnapshot == nil, forceMessage: true, into: &out)
                 refreshSelection(client, onlyIfChanged: true, into: &out)
+                spillIfLarge(&out)
             }
             // Favorites show both days: any client's list may have changed.
             refreshFavorites(favoriteLists.keys.filter { clients[$0] != nil }.sorted(), reason: "updated", into: &out)
@@ -204,6 +213,11 @@ public final class FilterEngine {
         case .unknown:
             requestResync(reason: "end marker for unseen snapshot \(end.snapshot)", now: now, into: &out)
         }
+    }
+
+    /// Hands the writer to `spill` once it holds `spillBytes` (called between whole answers).
+    func spillIfLarge(_ out: inout JSONWriter) {
+        if let spill, out.bytes.count >= spillBytes { spill(&out) }
     }
 
     /// Publishes a `resync` for the publishers, at most one per `interval` seconds.
