@@ -6,26 +6,10 @@ import Testing
 /// geonameid. 10,000 seeded points over a seeded sixteenth of the real cities500 data (a scan of all
 /// 234,908 places per point is minutes in a debug build), plus 300 points over the whole of it.
 @Suite struct GazetteerReverseTests {
-    /// The exhaustive answer: a dot-product pass keeps the rows within a hair of the best, then
-    /// the exact haversine and the id rule decide among them.
+    /// The exhaustive answer: a dot-product pass over every row keeps those within a hair of the
+    /// best (as for stations), then the exact haversine and the id rule decide among them.
     static func bruteForce(_ point: Coordinate, _ g: Gazetteer, vectors: [(Double, Double, Double)]) -> (row: Int, h: Double) {
-        let p = GreatCircle.vector(latitude: point.latitude, longitude: point.longitude)
-        var best = -Double.infinity
-        var candidates: [Int] = []
-        vectors.withUnsafeBufferPointer { all in
-            for i in 0..<all.count {
-                let v = all[i]
-                let dot = p.0 * v.0 + p.1 * v.1 + p.2 * v.2
-                if dot > best + 1e-9 {
-                    best = dot
-                    candidates.removeAll(keepingCapacity: true)
-                    candidates.append(i)
-                } else if dot >= best - 1e-9 {
-                    best = max(best, dot)
-                    candidates.append(i)
-                }
-            }
-        }
+        let candidates = NearestIndexTests.candidates(point, vectors: vectors)
         var winner = (row: -1, h: Double.infinity)
         for i in candidates {
             let h = GreatCircle.haversine(point, Coordinate(latitude: g.latitudes[i], longitude: g.longitudes[i]))
