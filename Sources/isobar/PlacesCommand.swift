@@ -24,10 +24,13 @@ struct PlacesCommand: AsyncParsableCommand {
         With --bus the same engine speaks the bus in process (what `isobar up` runs).
         """)
 
-    /// Where scripts/deps.sh writes the default gazetteer (relative to the working directory).
-    static let defaultFile = "data/places/cities500.txt"
+    /// The gazetteer loaded when no `--places` is given: `ISOBAR_PLACES` when set, else where
+    /// scripts/deps.sh writes the default (relative to the working directory).
+    static var defaultFile: String {
+        ProcessInfo.processInfo.environment["ISOBAR_PLACES"].flatMap { $0.isEmpty ? nil : $0 } ?? "data/places/cities500.txt"
+    }
 
-    @Option(help: "GeoNames dump to load (tab-separated, 19 columns).")
+    @Option(help: "GeoNames dump to load (tab-separated, 19 columns; default: $ISOBAR_PLACES, else data/places/cities500.txt).")
     var places = PlacesCommand.defaultFile
     @Option(help: "Longest accepted input line in bytes.")
     var maxLineBytes = Limits.lineBytes
