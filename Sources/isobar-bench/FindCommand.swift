@@ -97,8 +97,13 @@ struct FindCommand: ParsableCommand {
     }
 
     private func measure(_ count: Int, _ body: (Int) -> (seconds: Double, hits: Int)) -> Result {
+        Self.measure(runs: common.runs, count, body)
+    }
+
+    /// `count` timed calls per run, `runs` runs (also the `places` benchmark's measurement).
+    static func measure(runs: Int, _ count: Int, _ body: (Int) -> (seconds: Double, hits: Int)) -> Result {
         var p50: [Double] = [], p99: [Double] = [], most: [Double] = [], hits: [Int] = []
-        for _ in 0..<common.runs {
+        for _ in 0..<runs {
             var times: [Double] = []
             times.reserveCapacity(count)
             for i in 0..<count {

@@ -10,7 +10,7 @@ import Logging
 struct UpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "up",
-        abstract: "Run the whole pipeline, supervised: broker, fetch and persist under plug, filter and format on the bus in process (--plugs: under plug too), the gateway.",
+        abstract: "Run the whole pipeline, supervised: broker, fetch and persist under plug, filter, format and places on the bus in process (--plugs: under plug too), the gateway.",
         discussion: """
         Every process is restarted with backoff when it exits, its log lines are prefixed with its name,
         and SIGINT/SIGTERM stops them all (stages first, broker last) and exits 0.
@@ -65,6 +65,11 @@ struct UpCommand: AsyncParsableCommand {
     var chainFormat = false
     @OptionGroup var snapshotPolicy: SnapshotPolicyArguments
 
+    @Option(help: "GeoNames dump the places stage loads (places --places).")
+    var places = PlacesCommand.defaultFile
+    @Flag(help: "Do not start the places stage (geocode and reverse requests then go unanswered).")
+    var noPlaces = false
+
     func run() async throws {
         Logs.bootstrap()
         guard Shard(index: 0, count: filters) != nil else { throw ValidationError("--filters must be 1 to 64, not \(filters)") }
@@ -94,6 +99,12 @@ struct UpCommand: AsyncParsableCommand {
                     "plug", "--name", "format"] + Self.subscribe(FormatEngine.subscriptions) + ["--",
                     me, "format", "--units", units, "--locale", locale], stopTimeout: ServiceSpec.plugStopTimeout)
                 : ServiceSpec(name: "format", command: me, arguments: ["format", "--bus", "--units", units, "--locale", locale]),
+        ]) + (noPlaces ? [] : [
+            plugs
+                ? ServiceSpec(name: "places", command: me, arguments: [
+                    "plug", "--name", "places"] + Self.subscribe(PlacesEngine.subscriptions) + ["--",
+                    me, "places", "--places", places], stopTimeout: ServiceSpec.plugStopTimeout)
+                : ServiceSpec(name: "places", command: me, arguments: ["places", "--bus", "--places", places]),
         ]) + (0..<filters).map { index in
             // The filter starts last and asks for a resync, so persist and fetch answer it once their
             // subscriptions are in place. One filter, or shard k of N each subscribed to its client

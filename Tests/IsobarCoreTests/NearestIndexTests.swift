@@ -7,6 +7,19 @@ import Testing
     /// The exhaustive answer: a cheap dot-product pass over every station keeps those within a
     /// hair of the best, then the exact haversine and the id rule decide among them.
     static func bruteForce(_ point: Coordinate, _ stations: [Station], vectors: [(Double, Double, Double)]) -> (id: String, h: Double)? {
+        let candidates = candidates(point, vectors: vectors)
+        var winner: (id: String, h: Double)?
+        for i in candidates {
+            let h = GreatCircle.haversine(point, stations[i].coordinate)
+            if let current = winner, h > current.h || (h == current.h && !stations[i].id.utf8.lexicographicallyPrecedes(current.id.utf8)) { continue }
+            winner = (stations[i].id, h)
+        }
+        return winner
+    }
+
+    /// The indices of the vectors within a hair (1e-9 in the dot product) of the largest dot
+    /// product with `point`: a superset of the nearest points, for the exact decision to pick from.
+    static func candidates(_ point: Coordinate, vectors: [(Double, Double, Double)]) -> [Int] {
         let p = GreatCircle.vector(latitude: point.latitude, longitude: point.longitude)
         var best = -Double.infinity
         var candidates: [Int] = []
@@ -24,13 +37,7 @@ import Testing
                 }
             }
         }
-        var winner: (id: String, h: Double)?
-        for i in candidates {
-            let h = GreatCircle.haversine(point, stations[i].coordinate)
-            if let current = winner, h > current.h || (h == current.h && !stations[i].id.utf8.lexicographicallyPrecedes(current.id.utf8)) { continue }
-            winner = (stations[i].id, h)
-        }
-        return winner
+        return candidates
     }
 
     static func index(_ stations: [Station]) -> (NearestIndex, (Int32, Int32) -> Bool) {

@@ -47,7 +47,7 @@ import Testing
 
     @Test func aMatchingClientIsKeptAndPassThroughTypesPass() throws {
         #expect(try line(parse(#"{"type":"resync","client":"alice","reason":"gap"}"#)) == #"{"type":"resync","client":"alice","reason":"gap"}"#)
-        for type in ["nearest", "search", "select"] {
+        for type in ["nearest", "search", "select", "geocode", "reverse"] {
             #expect(try line(parse(#"{"type":"\#(type)","x":1}"#)) == #"{"client":"alice","type":"\#(type)","x":1}"#)
         }
     }

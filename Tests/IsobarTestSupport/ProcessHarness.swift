@@ -103,6 +103,12 @@ final class ProcessHarness: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw LaunchError(description: "no isobar binary at \(binary): run `swift build` first (or set ISOBAR_BINARY)")
         }
+        // Every `isobar up` and `isobar places` a test starts loads the few-row sample gazetteer
+        // unless the test names one: the full default costs seconds of a debug build's CPU each.
+        var environment = environment
+        if environment["ISOBAR_PLACES"] == nil {
+            environment["ISOBAR_PLACES"] = packageRoot.appendingPathComponent("Fixtures/places-sample.txt").path
+        }
         return try ProcessHarness(binary, arguments, environment: environment)
     }
 

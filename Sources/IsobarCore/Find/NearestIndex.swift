@@ -150,7 +150,18 @@ public struct NearestIndex: Sendable {
             let base = row * columns
             let start = within >= 0 ? within + 1 : 0
             guard start <= columns / 2 else { return }
+            let size = 360 / Double(columns)
             for offset in start...(columns / 2) {
+                // Columns `offset` away hold no point nearer than their longitude gap allows: at
+                // least (offset - 1) cells of longitude, and the nearest point on a half-meridian
+                // Δλ away is asin(cos φ · sin Δλ) off (90° - |φ| beyond Δλ = 90°), growing with Δλ,
+                // so once that exceeds the best no farther column can hold a nearer point.
+                if offset >= 2 && bestAngle.isFinite {
+                    let gap = Double(offset - 1) * size
+                    let bound = gap >= 90 ? Double.pi / 2 - abs(GreatCircle.radians(point.latitude))
+                        : asin(min(1, cosLatitude * sin(GreatCircle.radians(gap))))
+                    if bound - NearestIndex.slack > bestAngle { break }
+                }
                 visit(base + NearestIndex.wrap(column + offset, columns))
                 if offset != 0 && offset * 2 != columns {
                     visit(base + NearestIndex.wrap(column - offset, columns))
