@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs any program as an Isobar stage on the conformance vectors and prints each difference:
     python3 scripts/conformance.py STAGE [--only GLOB]... [--disputed] [--vectors DIR] -- CMD ARGS...
-STAGE is filter, format or fetch. For each vector in conformance/STAGE/<section>/<name>.json the
+STAGE is filter, format, fetch or places. For each vector in conformance/STAGE/<section>/<name>.json the
 program is started as `CMD ARGS... <the vector's args>`, the vector's input written to its stdin
 (which is then closed), and its stdout compared line by line, as JSON values, with the vector's
 expected output. Exits 1 naming every vector that differs.

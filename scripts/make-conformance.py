@@ -25,9 +25,14 @@ FUTURE = 4102444800  # 2100-01-01: a fetchedAt that never makes a station stale 
 VECTORS = []
 
 
+# The filter vectors' snapshots are fetched in 2100 (FUTURE), far beyond the default
+# --max-future-skew (PROTOCOL.md, "Implausible snapshots"): they say so with the flag.
+SKEW = ["--max-future-skew", "4102444800"]
+
+
 def vector(stage, section, name, description, input_lines, args=(), disputed=None, files=None):
     VECTORS.append({"stage": stage, "section": section, "name": name, "description": description,
-                    "args": list(args), "files": files or {}, "input": input_lines, "disputed": disputed})
+                    "args": (SKEW if stage == "filter" else []) + list(args), "files": files or {}, "input": input_lines, "disputed": disputed})
 
 
 def st(id_, lat, lon, t=50, ws=5, wd=270, p=10, name=None, **extra):
@@ -290,6 +295,74 @@ vector(H, "Fetcher output", "bad-records", "A clamped value (warning), a repeate
                           '{"id":"A1","name":"Again","longitude":11,"latitude":46,"temperature":51,"wind_speed":3,"wind_direction":90,"chance_of_precipitation":5},'
                           '{"id":"B2","name":"Bad","longitude":181,"latitude":46,"temperature":51,"wind_speed":3,"wind_direction":90,"chance_of_precipitation":5}]'})
 
+# ---------------------------------------------------------------- places
+# The gazetteer (conformance/places/gazetteer.txt): real GeoNames rows (Springfields, Parises,
+# Seoul, São Paulo, Nuremberg, Košice ×2, Stara Zagora, New York City, ...) and made-up rows
+# (ids 900000000 up) for one rule each: two places either side of the 180° meridian, two at the
+# same distance from a point, two of the same name and population, a place near the pole, a bad
+# row and a cut last row.
+P = "places"
+GAZ = ["--places", "{repo}/conformance/places/gazetteer.txt"]
+PG, PR, PF = "Places: geocode", "Places: reverse", "Places: geocode, reverse"
+
+
+def gc(query=None, client="alice", **keys):
+    m = {"type": "geocode", "client": client}
+    if query is not None:
+        m["query"] = query
+    m.update(keys)
+    return m
+
+
+def rv(lat, lon, client="alice", **keys):
+    return {"type": "reverse", "client": client, "latitude": lat, "longitude": lon, **keys}
+
+
+vector(P, PG, "ranking", "Kind (exact, prefix, word) before population, then population, then the smaller id: "
+       "`springfield` gives the exact Springfields by population (one through an alternate name), West Springfield (word) last; "
+       "`spring` the prefix matches before the word match; two Twintons of equal population by id.",
+       [gc("springfield"), gc("spring", limit=3), gc("west spring"), gc("twinton")], GAZ)
+vector(P, PG, "limit", "`limit` cuts the ranked list (default 10); 1 keeps the best only.",
+       [gc("springfield", limit=1), gc("springfield", limit=2)], GAZ)
+vector(P, PG, "qualifiers", "`NAME, QUALIFIER`: a US state first (code or name; `paris, il` is Illinois, not Israel), then a country "
+       "(code or name), else the whole query as written (the comma a word break: nothing).",
+       [gc("springfield, il"), gc("paris, il"), gc("paris, texas"), gc("paris, fr"), gc("springfield, united kingdom"),
+        gc("springfield, nowhere")], GAZ)
+vector(P, PG, "country-and-state", "`country` (code in any case or English name) and `state` (code or name, implies the US) filter; "
+       "with them the comma in the query is not a qualifier.",
+       [gc("paris", country="fr"), gc("paris", country="United States"), gc("springfield", state="MO"),
+        gc("springfield", state="massachusetts"), gc("springfield", country="AU"), gc("paris, fr", country="US")], GAZ)
+vector(P, PG, "diacritics", "Names and the query folded to ASCII lowercase: `sao paulo` and `SÃO PAULO` give São Paulo, `nurnberg` and "
+       "`nürnberg` Nuremberg (an alternate name), `서울` and `сеул` Seoul, `kosice` both Košices by population, `new york` New York City.",
+       [gc("sao paulo"), gc("SÃO PAULO"), gc("nurnberg"), gc("nürnberg"), gc("서울"), gc("сеул"), gc("kosice"), gc("new york")], GAZ)
+vector(P, PG, "by-id", "A lookup by geonameid: the place as an exact match, the id echoed; an unknown id is an error to the client.",
+       [gc(id=1835848), gc(id=900000030), gc(id=12345)], GAZ)
+vector(P, PR, "nearest", "The nearest place with its distance and initial bearing, unrounded; radius and point echoed (default radius 100).",
+       [rv(42.432356, 25.637389, radiusKm=50), rv(39.8, -89.6)], GAZ)
+vector(P, PR, "antimeridian", "Exact across the 180° meridian: from -179.99 the place at 179.95 (6.4 km west) beats the one at -179.9 "
+       "(0.09° east); from 179.99 the same place.",
+       [rv(-16.5, -179.99), rv(-16.5, 179.99)], GAZ)
+vector(P, PR, "pole", "Across the pole: from (89.95, 180) the place at (89.9, 0), 16.7 km away, due north then south: bearing 0.",
+       [rv(89.95, 180)], GAZ,
+       disputed="the binary writes bearing 360 (PROTOCOL.md: the bearing is in [0, 360), so 0); the vector records 360")
+vector(P, PR, "tie", "Two places at the same haversine term (9.5 and 10.5 from latitude 10 on one meridian): the smaller geonameid.",
+       [rv(10, 50)], GAZ)
+vector(P, PR, "radius", "A nearest place farther than `radiusKm` is no place: place, distanceKm and bearing null (Stara Zagora is 48 km "
+       "from (42, 25.64262): within 50, not within 40; nothing within the default 100 km of (-30, -130)).",
+       [rv(42, 25.64262, radiusKm=40), rv(42, 25.64262, radiusKm=50), rv(-30, -130)], GAZ)
+vector(P, PF, "bad-requests", "Each bad request is one error with the client's name: neither or both of query and id, a blank or "
+       "101-character query, limit 0 and 101, an id 0, an unknown country or state, a latitude 91, radiusKm 0 and 20017, a string "
+       "latitude; then a line that is not JSON and one without a client (errors without a client).",
+       [gc(), gc("paris", id=2988507), gc("   "), gc("x" * 101), gc("paris", limit=0), gc("paris", limit=101), gc(id=0),
+        gc("paris", country="Atlantis"), gc("paris", state="ZZ"), rv(91, 0), rv(0, 0, radiusKm=0), rv(0, 0, radiusKm=20017),
+        '{"type":"reverse","client":"alice","latitude":"42","longitude":25}', "not json", '{"type":"geocode","query":"paris"}'], GAZ)
+vector(P, PF, "bad-rows-skipped", "The gazetteer's bad rows (a latitude of 95; a cut last line of 8 columns) are skipped and the rest loads.",
+       [gc("badrow"), gc("cutrow"), gc("eastedge")], GAZ)
+vector(P, PF, "no-gazetteer", "A missing gazetteer file: the stage runs on and answers each request with an error to its client.",
+       [gc("paris"), rv(0, 0)], ["--places", "{repo}/conformance/places/no-such-file.txt"])
+vector(P, PF, "pass-through", "Lines of other types pass through unchanged.",
+       [{"type": "status", "day": "today", "state": "ok", "url": "x"}, gc(id=2988507)], GAZ)
+
 
 def line(item):
     return item if isinstance(item, str) else json.dumps(item, ensure_ascii=False, separators=(",", ":"))
@@ -309,8 +382,9 @@ def dumps(vector):
 
 def main():
     if OUT.exists():
-        for stage in ("filter", "format", "fetch"):
-            shutil.rmtree(OUT / stage, ignore_errors=True)
+        for stage in ("filter", "format", "fetch", "places"):  # places: its sections, not its gazetteer
+            for section in (OUT / stage).glob("*/"):
+                shutil.rmtree(section)
     for v in VECTORS:
         with tempfile.TemporaryDirectory() as files:
             for name, body in v["files"].items():

@@ -3,13 +3,13 @@
 changed. PROTOCOL.md ("Visible") makes a viewport's bounds inclusive; this wrapper shrinks every
 viewport's span by a hair before the real filter sees it, so a station exactly on an edge is
 left out. The conformance runner must fail it and name the vector that checks the rule.
-    python3 Tests/conformance/exclusive_edges_filter.py ISOBAR_BINARY
+    python3 Tests/conformance/exclusive_edges_filter.py ISOBAR_BINARY [filter flags...]
 """
 import json
 import subprocess
 import sys
 
-child = subprocess.Popen([sys.argv[1], "filter"], stdin=subprocess.PIPE)
+child = subprocess.Popen([sys.argv[1], "filter", *sys.argv[2:]], stdin=subprocess.PIPE)
 def strict(pairs):
     """Leaves a line with duplicate keys alone (the real filter must see and reject it)."""
     if len({k for k, _ in pairs}) != len(pairs):

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The conformance kit (conformance/, scripts/conformance.py): Isobar's own filter, format and
-# fetch pass every vector (the disputed ones too: they record what the binary does today); the
+# The conformance kit (conformance/, scripts/conformance.py): Isobar's own filter, format, fetch
+# and places pass every vector (the disputed ones too: they record what the binary does today); the
 # Python formatter in examples/ passes the vectors of what it implements (English annotations,
 # errors, pass-through); a filter with one rule broken (Tests/conformance/exclusive_edges_filter.py:
-# viewport edges exclusive) fails, and the runner names the vector that checks the rule.
+# viewport edges exclusive) fails, and the runner names the vector that checks the rule; so does a
+# places stage without the radius rule (Tests/conformance/no_radius_places.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin="${ISOBAR_BINARY:-.build/debug/isobar}"
@@ -12,6 +13,7 @@ run() { python3 scripts/conformance.py "$@"; }
 run filter --disputed -- "$bin" filter
 run format --disputed -- "$bin" format
 run fetch --disputed -- "$bin" fetch
+run places --disputed -- "$bin" places
 run format --only 'formatting-rules-exactly/*-en' --only 'formatting-rules-exactly/wind-knots' \
   --only 'formatting-rules-exactly/diff-and-stale' --only 'formatting-rules-exactly/no-snapshot' \
   --only 'lines/*' --only 'errors/*' -- python3 examples/format.py
@@ -22,4 +24,9 @@ if run filter -- python3 Tests/conformance/exclusive_edges_filter.py "$bin" >"$o
 fi
 grep -q '^FAIL filter/client-contract-viewport/edges-inclusive ' "$out" || { cat "$out"; echo "conformance: the broken filter's vector was not named" >&2; exit 1; }
 [ "$(grep -c '^FAIL' "$out")" -eq 1 ] || { cat "$out"; echo "conformance: the broken filter failed other vectors too" >&2; exit 1; }
-echo "conformance: ok (filter, format, fetch pass; examples/format.py passes its vectors; the broken filter fails edges-inclusive)" >&2
+if run places -- python3 Tests/conformance/no_radius_places.py "$bin" >"$out"; then
+  cat "$out"; echo "conformance: the places stage without the radius rule passed" >&2; exit 1
+fi
+grep -q '^FAIL places/places-reverse/radius ' "$out" || { cat "$out"; echo "conformance: the broken places stage's vector was not named" >&2; exit 1; }
+[ "$(grep -c '^FAIL' "$out")" -eq 1 ] || { cat "$out"; echo "conformance: the broken places stage failed other vectors too" >&2; exit 1; }
+echo "conformance: ok (filter, format, fetch, places pass; examples/format.py passes its vectors; the broken filter fails edges-inclusive, the radius-less places stage fails radius)" >&2
