@@ -125,6 +125,13 @@ DEFS["starredDay"] = obj({"title": STR, "details": ref("details")}, ["title", "d
 DEFS["starredItem"] = obj({"id": NESTR, "known": {"type": "boolean"}, "name": nullable(STR), "coordinate": nullable(ref("coordinate")),
                            "today": nullable(ref("starredDay")), "tomorrow": nullable(ref("starredDay"))},
                           ["id", "known", "name", "coordinate", "today", "tomorrow"])
+# A gazetteer place (PROTOCOL.md: Places, locations): GeoNames' fields, in the order written.
+PLACE = {"id": {"type": "integer", "minimum": 1, "maximum": 2147483647}, "name": NESTR, "admin1": nullable(STR),
+         "countryCode": {"type": "string", "pattern": "^([A-Z]{2})?$"}, "country": nullable(STR),
+         "latitude": ref("latitude"), "longitude": ref("longitude"), "population": INT0, "timeZone": nullable(STR)}
+DEFS["gazetteerPlace"] = obj(PLACE, list(PLACE), description="a populated place from the gazetteer (PROTOCOL.md: Places)")
+DEFS["locationHit"] = obj({"match": {"enum": ["exact", "prefix", "word"]}, **PLACE}, ["match", *PLACE],
+                          description="a geocode result: how it matched, then the place")
 
 PRESENTATION = {"field": ref("field"), "units": ref("units"), "windUnit": ref("windUnit"), "locale": ref("locale")}
 # Snapshot info as the filter and formatter write it: all null when there is no snapshot of the day.
@@ -169,10 +176,13 @@ MESSAGES = [
             {"day": ref("day"), **SNAPINFO_SET, "count": INT0},
             ["day", "snapshot", "count", "source", "fetchedAt", "ageSeconds"], "The end marker of a snapshot", "fetch, persist -> filter, persist"),
     message("status", "status", "Fetcher output: status",
-            {"day": ref("day"), "state": {"enum": ["ok", "unchanged", "failed"]}, "url": STR, "reason": STR,
+            {"day": ref("day"), "state": {"enum": ["ok", "unchanged", "failed", "held"]}, "url": STR, "reason": STR,
              "attempt": INT0, "retryIn": {"type": "number", "minimum": 0}},
-            ["day", "state", "url"], "A fetch round's outcome for one day", "fetch -> clients, gateway",
-            **{"if": {"properties": {"state": {"const": "failed"}}}, "then": {"required": ["reason", "attempt", "retryIn"]}}),
+            ["day", "state", "url"], "A fetch round's outcome for one day, or the filter's held-back snapshot (`held`)",
+            "fetch, filter -> clients, gateway",
+            allOf=[{"if": {"properties": {"state": {"const": "failed"}}}, "then": {"required": ["reason", "attempt", "retryIn"]}},
+                   {"if": {"properties": {"state": {"const": "held"}}},
+                    "then": {"required": ["reason"], "properties": {"url": {"const": ""}}}}]),
     message("warning", "warning", "Fetcher output: warning",
             {"stage": NESTR, "id": STR, "message": STR}, ["stage", "message"], "A data-quality note", "fetch -> logs"),
     message("error", "error", "Errors",
@@ -279,13 +289,37 @@ MESSAGES = [
              "reason": {"enum": ["selected", "updated", "not-visible", "cleared"]}, "station": nullable(ref("stationFull"))},
             ["client", "id", "day", "snapshot", "source", "fetchedAt", "ageSeconds", "reason", "station"],
             "The selected station, raw", "filter -> format"),
+    message("geocode", "geocode", "Places: geocode",
+            {"client": ref("client"), "query": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "\\S"},
+             "id": {"type": "integer", "minimum": 1}, "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+             "country": NESTR, "state": NESTR},
+            ["client"], "Places by name (with qualifiers) or by geonameid", "client, gateway -> places",
+            oneOf=[{"required": ["query"], "not": {"required": ["id"]}}, {"required": ["id"], "not": {"required": ["query"]}}]),
+    message("locations", "locations", "Places: locations",
+            {"client": ref("client"), "query": STR, "id": {"type": "integer", "minimum": 1},
+             "results": {"type": "array", "maxItems": 100, "items": ref("locationHit")}},
+            ["client", "results"], "A geocode's places, best first", "places -> client",
+            oneOf=[{"required": ["query"], "not": {"required": ["id"]}}, {"required": ["id"], "not": {"required": ["query"]}}]),
+    message("reverse", "reverse", "Places: reverse",
+            {"client": ref("client"), "latitude": ref("latitude"), "longitude": ref("longitude"),
+             "radiusKm": {"type": "number", "exclusiveMinimum": 0, "maximum": 20016}},
+            ["client", "latitude", "longitude"], "The populated place nearest a point", "client, gateway -> places"),
+    message("vicinity", "vicinity", "Places: vicinity",
+            {"client": ref("client"), "latitude": ref("latitude"), "longitude": ref("longitude"),
+             "radiusKm": {"type": "number", "exclusiveMinimum": 0, "maximum": 20016},
+             "place": nullable(ref("gazetteerPlace")), "distanceKm": nullable({"type": "number", "minimum": 0}),
+             "bearing": nullable({"type": "number", "minimum": 0, "exclusiveMaximum": 360})},
+            ["client", "latitude", "longitude", "radiusKm", "place", "distanceKm", "bearing"],
+            "The nearest place within the radius, or nulls", "places -> client",
+            oneOf=[{"properties": {"place": {"type": "object"}, "distanceKm": {"type": "number"}, "bearing": {"type": "number"}}},
+                   {"properties": {"place": {"type": "null"}, "distanceKm": {"type": "null"}, "bearing": {"type": "null"}}}]),
 ]
 
 # What an app sends over the gateway's WebSocket (PROTOCOL.md: Gateway, Framing): the client
 # contract without `client` (the gateway fills it in) and without the gateway's own `gateway`/`ref`.
-WEBSOCKET_SENDS = ["viewport", "select", "resync", "nearest", "search", "favorite", "detail"]
+WEBSOCKET_SENDS = ["viewport", "select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse"]
 # What the gateway relays to an app, unchanged.
-WEBSOCKET_RECEIVES = ["annotations", "callout", "place", "results", "starred", "report", "status", "error"]
+WEBSOCKET_RECEIVES = ["annotations", "callout", "place", "results", "starred", "report", "locations", "vicinity", "status", "error"]
 
 
 def write(path, data):

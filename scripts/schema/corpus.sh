@@ -98,3 +98,39 @@ rm -f "$out/in.tmp"
 # The formatter's own bad lines, and the documented pipe with a viewport flag.
 "$bin" format <"$fbad" >"$out/format-bad.ndjson" 2>/dev/null
 "$bin" filter --viewport 40.924,-108.0955,25,20 --field wind <"$out/fetch-onx.ndjson" | "$bin" format --units metric --wind-unit knots --locale sk >"$out/pipe-viewport.ndjson" 2>/dev/null
+
+# A shrunk snapshot after a full one: the filter holds it back and writes a `status` "held"
+# (PROTOCOL.md, "Implausible snapshots"). Both fetched now, so neither is from the future.
+now=$(date +%s)
+{ grep '"day":"today"' "$out/fetch-onx.ndjson" | grep -v '"type":"status"' | sed -E "s/\"fetchedAt\":[0-9.e+]+/\"fetchedAt\":$now/"
+  grep -m1 '"type":"station","day":"today"' "$out/fetch-onx.ndjson" | sed -E 's/"snapshot":"[^"]*"/"snapshot":"today-shrunk"/; s/"seq":[0-9]+/"seq":0/'
+  echo "{\"type\":\"snapshot\",\"day\":\"today\",\"snapshot\":\"today-shrunk\",\"count\":1,\"source\":\"feed\",\"fetchedAt\":$((now + 1)),\"ageSeconds\":0}"
+} | "$bin" filter >"$out/filter-held.ndjson" 2>/dev/null
+grep -q '"state":"held"' "$out/filter-held.ndjson" || { echo "corpus: the shrunk snapshot was not held" >&2; exit 1; }
+
+# places on the conformance gazetteer: geocode and reverse, good (every match kind, a qualifier,
+# an id, a radius with nothing in it) and bad (each an error).
+preq="$out/request-places.ndjson"
+{
+  echo '{"type":"geocode","client":"alice","query":"springfield, il","limit":5}'
+  echo '{"type":"geocode","client":"alice","query":"spring","country":"us","state":"Missouri"}'
+  echo '{"type":"geocode","client":"alice","query":"서울"}'
+  echo '{"type":"geocode","client":"alice","id":1835848}'
+  echo '{"type":"geocode","client":"alice","query":"nowhere at all"}'
+  echo '{"type":"reverse","client":"alice","latitude":42.432356,"longitude":25.637389,"radiusKm":50}'
+  echo '{"type":"reverse","client":"alice","latitude":-16.5,"longitude":-179.99}'
+  echo '{"type":"reverse","client":"alice","latitude":-30,"longitude":-130}'
+} >"$preq"
+{
+  cat "$preq"
+  echo 'not json'
+  echo '{"type":"geocode","client":"alice"}'
+  echo '{"type":"geocode","client":"alice","query":"paris","id":2988507}'
+  echo '{"type":"geocode","client":"alice","id":12345}'
+  echo '{"type":"geocode","client":"alice","query":"paris","country":"Atlantis"}'
+  echo '{"type":"reverse","client":"alice","latitude":91,"longitude":0}'
+  echo '{"type":"reverse","client":"alice","latitude":0,"longitude":0,"radiusKm":0}'
+  echo '{"type":"reverse","latitude":0,"longitude":0}'
+} | "$bin" places --places conformance/places/gazetteer.txt >"$out/places.ndjson" 2>/dev/null
+echo '{"type":"geocode","client":"alice","query":"paris"}' | "$bin" places --places "$out/missing.txt" >"$out/places-none.ndjson" 2>/dev/null
+

@@ -3,9 +3,10 @@
 records both directions, for validation against schema/websocket/ (what the app sends) and
 schema/messages/ (what it receives):
     python3 scripts/schema/gateway.py HOST:PORT SENT.ndjson RECEIVED.ndjson
-Sends a viewport, select, nearest, search, favorite, detail and resync (without `client`, as the
-gateway's clients do), then three bad frames (not JSON, another client's name, an unknown type),
-each answered with an error frame; collects every frame until 2 s pass without one.
+Sends a viewport, select, nearest, search, favorite, detail, resync, geocode and reverse (without
+`client`, as the gateway's clients do; the places stage answers locations and vicinity), then
+three bad frames (not JSON, another client's name, an unknown type), each answered with an error
+frame; collects every frame until 2 s pass without one.
 """
 import asyncio
 import json
@@ -25,6 +26,10 @@ REQUESTS = [
     {"type": "viewport", "center": {"latitude": 39, "longitude": -98}, "span": {"latitudeDelta": 40, "longitudeDelta": 60},
      "field": "precipitation", "limit": 9, "version": 0},
     {"type": "select", "id": None},
+    {"type": "geocode", "query": "springfield, il", "limit": 3},
+    {"type": "geocode", "id": 1835848},
+    {"type": "reverse", "latitude": 42.432356, "longitude": 25.637389, "radiusKm": 50},
+    {"type": "reverse", "latitude": -30, "longitude": -130},
 ]
 BAD = ["not json", json.dumps({"type": "select", "client": "someone-else", "id": "K1D3"}), json.dumps({"type": "no-such-type"})]
 
