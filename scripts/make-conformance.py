@@ -360,6 +360,10 @@ vector(P, PF, "bad-rows-skipped", "The gazetteer's bad rows (a latitude of 95; a
        [gc("badrow"), gc("cutrow"), gc("eastedge")], GAZ)
 vector(P, PF, "no-gazetteer", "A missing gazetteer file: the stage runs on and answers each request with an error to its client.",
        [gc("paris"), rv(0, 0)], ["--places", "{repo}/conformance/places/no-such-file.txt"])
+vector(P, PF, "not-a-dump", "A gazetteer whose first data line is not a 19-column row (a CSV) is refused whole: each request an error.",
+       [gc("x"), rv(0, 0)], ["--places", "{files}/places.csv"], files={"places.csv": "geonameid,name\n1,x\n"})
+vector(P, PG, "query-length", "A query of 100 characters is searched (nothing matches); 101 is an error.",
+       [gc("q" * 100), gc("q" * 101)], GAZ)
 vector(P, PF, "pass-through", "Lines of other types pass through unchanged.",
        [{"type": "status", "day": "today", "state": "ok", "url": "x"}, gc(id=2988507)], GAZ)
 
