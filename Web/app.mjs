@@ -182,6 +182,7 @@ let panel = null;
 const callout = createCallout(Object.assign(ctx, {
   askNearest: (latlng) => find.askNearest(latlng),
   favoriteIds: () => find.favoriteIds(),
+  clearPin: () => find.clearPin(),
   openDetail: (id) => detail.open(id),
   beforeCallout: () => {
     // On a phone the expanded sheet would cover the callout: fold it to its header.
@@ -285,6 +286,10 @@ function receiveOther(m) {
       return find.applyPlace(m);
     case "results":
       return find.applyResults(m);
+    case "locations":
+      return find.applyLocations(m);
+    case "vicinity":
+      return find.applyVicinity(m);
     case "starred":
       return find.applyStarred(m);
     case "report":
@@ -383,9 +388,13 @@ window.isobar = {
   receive: (m) => client.receive(m), // lets a test inject a message (e.g. a diff after a version gap)
   results: null, // the last `results` frame
   place: null, // the last `place` frame
+  locations: null, // the last `locations` frame (places for the search box)
+  vicinity: null, // the last `vicinity` frame (the pin's name)
+  pin: null, // the dropped pin: {latitude, longitude, vicinity, station, popup}
   favorites: null, // the last `starred` frame
   detail: null, // the last `report` shown (the detail screen)
   location: null, // the last position found (or { error })
+  clearPin: () => find.clearPin(),
   openDetail: (id) => detail.open(id),
   closeDetail: () => detail.close(),
   locate: () => locate.locate(),

@@ -13,7 +13,7 @@ export function createCallout(ctx) {
 
   // The map's own click (not a marker's) closes the callout; a click on another marker only moves it.
   map.on("click", (e) => {
-    // Alt-click asks for the station nearest the point (a long press does too: see contextmenu).
+    // Alt-click asks for the station nearest the point (a right click / long press drops a pin: find.mjs).
     if (e.originalEvent && e.originalEvent.altKey) return ctx.askNearest(e.latlng);
     if (popup.isOpen()) map.closePopup(popup);
   });

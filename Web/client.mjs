@@ -79,6 +79,40 @@ export function searchMessage(query, limit = 20) {
   return { type: "search", query, limit };
 }
 
+/// `geocode` (the places stage, PROTOCOL.md "Places"): null when the query is blank or too long.
+export function geocodeMessage(query, limit = 5) {
+  if (typeof query !== "string" || !query.trim() || query.length > 100) return null;
+  return { type: "geocode", query, limit };
+}
+
+/// `reverse` for a point, rounded and normalised as `nearest` is (so both answers echo the same
+/// point and a pin can match them); the radius clamped into the stage's (0, 20016] km.
+export function reverseMessage(latitude, longitude, radiusKm = 100) {
+  const p = nearestMessage(latitude, longitude);
+  const radius = Math.min(20016, Math.max(1, Number(radiusKm) || 100));
+  return { type: "reverse", latitude: p.latitude, longitude: p.longitude, radiusKm: radius };
+}
+
+/// Where a gazetteer place is: its admin-1 name (when the data has one) and country, comma-separated.
+export function placeRegion(place) {
+  if (!place) return "";
+  return [place.admin1, place.country || place.countryCode].filter((s) => typeof s === "string" && s).join(", ");
+}
+
+const COMPASS = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
+
+/// A bearing in degrees as "95° E" (rounded degrees, the nearest of 16 compass points).
+export function compassBearing(bearing) {
+  const b = ((Number(bearing) % 360) + 360) % 360;
+  const degrees = Math.round(b) % 360;
+  return `${degrees}° ${COMPASS[Math.round(b / 22.5) % 16]}`;
+}
+
+/// True when an answer's echoed point is the point asked (both rounded to 1e-6 by the client).
+export function samePoint(a, b) {
+  return !!a && !!b && Math.abs(a.latitude - b.latitude) < 5e-7 && Math.abs(a.longitude - b.longitude) < 5e-7;
+}
+
 /// The WebSocket URL for a page URL: /ws beside the page, `client`/`token` from the page's query,
 /// else `clientName` (the page's stored name, so favorites survive a reload).
 export function socketURL(pageHref, clientName) {

@@ -1,12 +1,17 @@
-// Find: search (debounced, `search` -> `results`), nearest (`nearest` -> `place`: the centre's
-// button, a right click or long press, an Alt-click) and favorites (`favorite` -> `starred`).
+// Find: search (debounced; `geocode` -> `locations` for places and `search` -> `results` for
+// stations, listed places first), nearest (`nearest` -> `place`: the centre's button, an
+// Alt-click), the pin (a right click or long press: `reverse` -> `vicinity` names it, `nearest`
+// gives the weather there) and favorites (`favorite` -> `starred`).
 import { escapeHTML } from "./i18n.mjs";
-import { searchMessage, nearestMessage } from "./client.mjs";
+import { searchMessage, nearestMessage, geocodeMessage, reverseMessage, placeRegion, compassBearing, samePoint } from "./client.mjs";
 
 const L = globalThis.L;
 const SEARCH_DEBOUNCE_MS = 250;
 const SEARCH_TIMEOUT_MS = 8000;
-const COMPASS = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
+/// A pin is named by the nearest gazetteer place within this distance, else "no place nearby".
+const PIN_RADIUS_KM = 100;
+/// Places listed above the stations for a query.
+const PLACE_HITS = 5;
 
 export function createFind(ctx) {
   const { map, t } = ctx;
@@ -20,6 +25,10 @@ export function createFind(ctx) {
   const search = { timer: null, pending: null, timeout: null, lastSent: null };
   const placeLayer = L.layerGroup().addTo(map);
   let favoriteIds = new Set();
+  // The last answers for the query in the box: places (`locations`) and stations (`results`).
+  const found = { places: null, stations: null };
+  // The dropped pin: the point asked (rounded as sent), its place and nearest station once answered.
+  let pin = null;
 
   function showSearchError(text) {
     searchError.textContent = text ? `⚠ ${text}` : "";
@@ -36,6 +45,8 @@ export function createFind(ctx) {
       search.lastSent = null;
       clearTimeout(search.timeout);
       window.isobar.results = null;
+      window.isobar.locations = null;
+      found.places = found.stations = null;
       resultsList.replaceChildren();
       resultsList.hidden = true;
       showSearchError(null);
@@ -45,6 +56,9 @@ export function createFind(ctx) {
     if (!message) return showSearchError(t("searchTooLong"));
     if (!force && query === search.lastSent) return;
     if (!ctx.send(message)) return;
+    if (query !== search.lastSent) found.places = found.stations = null;
+    const places = geocodeMessage(query, PLACE_HITS);
+    if (places) ctx.send(places);
     ctx.state.searchesSent += 1;
     search.lastSent = query;
     search.pending = query;
@@ -97,10 +111,35 @@ export function createFind(ctx) {
     // Answers to queries typed over since are dropped; so are answers with the box emptied.
     if (!searchInput.value.trim() || m.query !== searchInput.value) return;
     window.isobar.results = m;
+    found.stations = m;
     search.pending = null;
     clearTimeout(search.timeout);
     showSearchError(null);
-    const items = (m.hits || []).map((h) => {
+    renderFound();
+  }
+
+  /// `locations` for the query in the box: listed above the stations.
+  function applyLocations(m) {
+    if (!searchInput.value.trim() || m.query !== searchInput.value) return;
+    window.isobar.locations = m;
+    found.places = m;
+    renderFound();
+  }
+
+  /// One list: the places first (a click centres the map on the place and pins it), then the stations.
+  function renderFound() {
+    const places = ((found.places && found.places.results) || []).map((p) => {
+      const li = listItem(`place:${p.id}`, `<span class="name">${escapeHTML(p.name)}</span>` +
+        `<span class="id">${escapeHTML(t("placeKind"))}</span>` +
+        `<span class="title">${escapeHTML(placeRegion(p) || "–")}</span>`,
+      () => goToPlace(p));
+      li.classList.add("place");
+      li.dataset.place = String(p.id);
+      return li;
+    });
+    const m = found.stations;
+    if (!m && !places.length) return;
+    const items = ((m && m.hits) || []).map((h) => {
       const li = listItem(h.id, `<span class="name">${escapeHTML(h.name || h.id)}</span>` +
         `<span class="id">${escapeHTML(h.id)}</span>` +
         `<span class="title">${escapeHTML(h.title || "–")}</span>` +
@@ -109,8 +148,8 @@ export function createFind(ctx) {
       li.dataset.match = h.match || "";
       return li;
     });
-    if (!items.length) items.push(emptyItem(t("noHits", m.query)));
-    resultsList.replaceChildren(...items);
+    if (m && !items.length) items.push(emptyItem(t("noHits", m.query)));
+    resultsList.replaceChildren(...places, ...items);
     resultsList.hidden = false;
   }
 
@@ -149,11 +188,96 @@ export function createFind(ctx) {
     ctx.send(nearestMessage(latlng.lat, latlng.lng));
   }
   nearestButton.addEventListener("click", () => askNearest(map.getCenter()));
-  // A right click, or a long press on a touch screen (Leaflet fires contextmenu for both).
-  map.on("contextmenu", (e) => askNearest(e.latlng));
+  // A right click, or a long press on a touch screen (Leaflet fires contextmenu for both), drops
+  // a pin; an Alt-click (callout.mjs) asks only for the nearest station.
+  map.on("contextmenu", (e) => dropPin(e.latlng, null));
+
+  /// Centres the map on a gazetteer place and pins it (named at once; the weather from `nearest`).
+  function goToPlace(p) {
+    // The selected station's callout would pan the map back to it when its next frame arrives.
+    if (ctx.state.selected) {
+      ctx.callout.close();
+      ctx.callout.setSelected(null);
+      ctx.send({ type: "select", id: null });
+    }
+    const latlng = L.latLng(p.latitude, ctx.mapView.nearLongitude(p.longitude));
+    map.setView(latlng, Math.max(map.getZoom(), 8), { animate: false });
+    dropPin(latlng, p);
+  }
+
+  const pinLayer = L.layerGroup().addTo(map);
+  /// Drops the pin at a point: asks `reverse` for its name (unless `place` already names it) and
+  /// `nearest` for the station whose values it shows. Its popup is added beside the callout (not
+  /// opened with openPopup, which would close the callout).
+  function dropPin(latlng, place) {
+    clearPin();
+    const ask = reverseMessage(latlng.lat, latlng.lng, PIN_RADIUS_KM);
+    pin = { latitude: ask.latitude, longitude: ask.longitude, vicinity: null, station: null };
+    if (place) pin.vicinity = { place, distanceKm: 0, bearing: null };
+    pin.popup = L.popup({ className: "pin", autoClose: false, closeOnClick: false, maxWidth: 280, offset: [0, -4], autoPanPadding: [16, 16],
+      autoPan: !place }) // a chosen place was centred: keep it there
+      .setLatLng(latlng);
+    L.circleMarker(latlng, { radius: 6, color: "#7a2ad0", weight: 3, fillColor: "#fff", fillOpacity: 1, interactive: false }).addTo(pinLayer);
+    renderPin();
+    pin.popup.addTo(map);
+    window.isobar.pin = pin;
+    if (!place) ctx.send(ask);
+    askNearest(latlng);
+  }
+
+  function clearPin() {
+    if (pin) map.removeLayer(pin.popup);
+    pinLayer.clearLayers();
+    pin = null;
+    window.isobar.pin = null;
+  }
+
+  function renderPin() {
+    if (!pin) return;
+    const v = pin.vicinity;
+    let head;
+    if (!v) head = `<span class="pin-name">${escapeHTML(t("pinLooking"))}</span>`;
+    else if (!v.place) head = `<span class="pin-name">${escapeHTML(t("noPlaceNearby", PIN_RADIUS_KM))}</span>`;
+    else {
+      const away = typeof v.distanceKm === "number" && typeof v.bearing === "number" && v.distanceKm >= 0.05
+        ? `${v.distanceKm.toFixed(1)} km ${compassBearing(v.bearing)}` : t("atPlace");
+      head = `<strong class="pin-name">${escapeHTML(v.place.name)}</strong>` +
+        `<span class="pin-region">${escapeHTML(placeRegion(v.place))}</span>` +
+        `<span class="pin-away">${escapeHTML(away)}</span>`;
+    }
+    const s = pin.station;
+    let weather = `<span class="pin-weather">${escapeHTML(t("pinLooking"))}</span>`;
+    if (s && !s.id) weather = `<span class="pin-weather">${escapeHTML(t("noPlace"))}</span>`;
+    else if (s) {
+      const details = (s.details || []).map((d) => `<li><span class="label">${escapeHTML(d.label)}</span> ${escapeHTML(d.value)}</li>`).join("");
+      weather = `<span class="pin-weather">${escapeHTML(t("weatherFrom"))} <a href="#" class="pin-station">${escapeHTML(s.title || s.id)}</a> ` +
+        `(${escapeHTML(s.id)}, ${typeof s.distanceKm === "number" ? s.distanceKm.toFixed(1) : "?"} km)</span><ul class="pin-details">${details}</ul>`;
+    }
+    const body = document.createElement("div");
+    body.className = "pin-body";
+    body.innerHTML = head + weather;
+    const link = body.querySelector(".pin-station");
+    if (link) link.addEventListener("click", (e) => {
+      e.preventDefault();
+      goTo(s.id, s.coordinate, s.title);
+    });
+    pin.popup.setContent(body);
+  }
+
+  /// `vicinity`: names the pin it answers (an answer for an older pin is dropped).
+  function applyVicinity(m) {
+    window.isobar.vicinity = m;
+    if (!pin || pin.vicinity || !samePoint(m, pin)) return;
+    pin.vicinity = m;
+    renderPin();
+  }
 
   function applyPlace(m) {
     window.isobar.place = m;
+    if (pin && samePoint(m.point, pin)) {
+      pin.station = m;
+      renderPin();
+    }
     placeLayer.clearLayers();
     placeLine.hidden = false;
     placeLine.replaceChildren();
@@ -168,7 +292,7 @@ export function createFind(ctx) {
     const c = m.coordinate;
     placeLine.innerHTML = `${escapeHTML(t("nearestTo"))}: <a href="#" class="name">${escapeHTML(m.title || m.id)}</a> ` +
       `<span class="id">${escapeHTML(m.id)}</span> · <span class="distance">${km} km</span> · ` +
-      `<span class="bearing">${Math.round(bearing)}° ${COMPASS[Math.round(bearing / 22.5) % 16]}</span>`;
+      `<span class="bearing">${compassBearing(bearing)}</span>`;
     placeLine.querySelector("a").addEventListener("click", (e) => {
       e.preventDefault();
       goTo(m.id, c, m.title);
@@ -193,6 +317,14 @@ export function createFind(ctx) {
   }
 
   function onError(message) {
+    // The places stage's errors (no gazetteer loaded) leave the stations' list and the pin as they are.
+    if (message.stage === "places") {
+      if (pin && !pin.vicinity) {
+        pin.vicinity = { place: null };
+        renderPin();
+      }
+      return;
+    }
     if (search.pending) showSearchError(message.message || message.reason || "error");
   }
 
@@ -203,6 +335,6 @@ export function createFind(ctx) {
     if (key === "day" && window.isobar.favorites) applyStarred(window.isobar.favorites);
   }
 
-  return { applyResults, applyStarred, applyPlace, askNearest, goTo, renderText, onError, onSettingsChanged,
+  return { applyResults, applyLocations, applyVicinity, applyStarred, applyPlace, askNearest, goTo, dropPin, clearPin, renderText, onError, onSettingsChanged,
     favoriteIds: () => favoriteIds };
 }

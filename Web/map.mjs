@@ -56,6 +56,8 @@ export function createMapView(ctx) {
   L.control.zoom({ position: "topleft" }).addTo(map);
   map.attributionControl.setPrefix('<a href="https://leafletjs.com" rel="noopener">Leaflet</a> (BSD-2)');
   map.attributionControl.addAttribution('Outlines: <a href="https://www.naturalearthdata.com" rel="noopener">Natural Earth</a> (public domain)');
+  // Place labels, the search box's places and the pin's names are GeoNames data (CC BY 4.0).
+  map.attributionControl.addAttribution('Places: <a href="https://www.geonames.org/" rel="noopener">GeoNames</a> (<a href="https://creativecommons.org/licenses/by/4.0/" rel="noopener">CC BY 4.0</a>)');
   map.fitBounds(regionBounds(INITIAL), { animate: false });
 
   const basemapRenderer = L.canvas({ padding: 0.5 });

@@ -479,6 +479,7 @@ def run(driver, args, fixtures, names):
 
     # 13. Search, nearest and favorites.
     run_find(driver, args, fixtures, names)
+    run_places(driver)
 
     # 14. Layout at every size, geolocation, accessibility (Tests/browser/layout_checks.py).
     me = sys.modules[__name__]
@@ -490,6 +491,33 @@ def run(driver, args, fixtures, names):
     started = time.monotonic()
     layout_checks.run_axe(me, driver, args, fixtures, args.axe_dir)
     timings.append(("axe", time.monotonic() - started))
+
+
+def run_places(driver):
+    """Places from the check's GeoNames cut in the search box (after the station checks: centring on
+    Seoul moves K1D3 out of view, which closes its callout)."""
+    from selenium.webdriver.common.keys import Keys
+    # Places first: "seoul" lists Seoul (GeoNames) above the stations; choosing it centres the map there.
+    box = driver.find_element(By.ID, "search")
+    box.clear()
+    box.send_keys("seoul")
+    first = timed_wait(driver, "search 'seoul' lists a place",
+                       "const r = window.isobar.results, l = window.isobar.locations, li = document.querySelector('#results li');"
+                       " return r && r.query === 'seoul' && l && l.query === 'seoul' && li ? "
+                       "{place: li.dataset.place || null, text: li.textContent, places: l.results.length} : null;")
+    check(bool(first) and first["place"] == "1835848" and "Seoul" in first["text"] and "South Korea" in first["text"],
+          f"'seoul' lists Seoul, South Korea first ({first})")
+    driver.find_element(By.CSS_SELECTOR, '#results li[data-place="1835848"]').click()
+    centre = driver.execute_script("const c = window.isobar.map.getCenter(); return [c.lat, c.lng];")
+    seoul = timed_wait(driver, "Seoul pinned with its weather",
+                       "const p = window.isobar.pin, c = window.isobar.map.getCenter(), el = document.querySelector('.leaflet-popup.pin');"
+                       " return p && p.station && el ? {text: el.textContent} : null;")
+    check(abs(centre[0] - 37.566) < 0.01 and abs(((centre[1] - 126.9784 + 180) % 360) - 180) < 0.01
+          and bool(seoul) and "Seoul" in seoul["text"] and "South Korea" in seoul["text"],
+          f"choosing Seoul centres the map on it and names it ({centre}, {seoul})")
+    driver.execute_script("window.isobar.clearPin();")
+    box.clear()
+    box.send_keys(Keys.ESCAPE)
 
 
 # ---- find: search, nearest, favorites ---------------------------------------------------------
@@ -615,6 +643,23 @@ def run_find(driver, args, fixtures, names):
           f"{place and place.get('distanceKm')} km, bearing {place and place.get('bearing')})")
     lines = driver.execute_script("return document.querySelectorAll('.leaflet-overlay-pane path').length")
     check(lines >= 2, f"the answer draws a line and a ring to the station ({lines} paths)")
+    # The right click also dropped a pin: `reverse` names it (a place of the check's GeoNames cut),
+    # with distance and bearing from the point, and the nearest station's values under it.
+    pin = timed_wait(driver, "right-click pin named",
+                     "const p = window.isobar.pin; const el = document.querySelector('.leaflet-popup.pin');"
+                     " return p && p.vicinity && p.station && el ? {vicinity: p.vicinity, station: p.station.id, text: el.textContent} : null;")
+    vicinity = (pin or {}).get("vicinity") or {}
+    named = vicinity.get("place") or {}
+    check(bool(pin) and named.get("name") and named.get("name") in pin["text"] and named.get("country") in pin["text"]
+          and " km " in pin["text"] and "°" in pin["text"] and pin["station"] == place["id"] and place["title"] in pin["text"],
+          f"a right click drops a pin named by reverse geocoding, with distance, bearing and the nearest "
+          f"station's values ({pin and pin['text']!r})")
+    check(abs(vicinity.get("latitude", 99) - place["point"]["latitude"]) < 1e-6,
+          f"the pin's reverse asked the point nearest asked ({vicinity.get('latitude')})")
+    callout_open = driver.execute_script(f"const p = (() => {{ {POPUP_JS} }})(); return !!(p && p.id === 'K1D3');")
+    check(callout_open, "the pin leaves the station's callout open")
+    driver.execute_script("window.isobar.clearPin();")
+
 
     # Star K1D3 in its callout (a real click): the favorites list shows it with count 1.
     wait_for(driver, "K1D3 callout still open", f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === 'K1D3' ? p : null;")

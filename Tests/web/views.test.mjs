@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { viewportMessage, fittingLimit, nearestMessage, searchMessage, socketURL, detailMessage } from "../../Web/client.mjs";
+import { viewportMessage, fittingLimit, nearestMessage, searchMessage, socketURL, detailMessage, geocodeMessage, reverseMessage,
+  placeRegion, compassBearing, samePoint } from "../../Web/client.mjs";
 import { ICONS, iconSVG } from "../../Web/icons.mjs";
 import { pointValues, displayZone, clock, hourlyChartSVG, dailyRowsHTML } from "../../Web/forecast.mjs";
 import { feedLabels } from "../../Web/about.mjs";
@@ -98,4 +99,32 @@ test("daily rows: day, icon, low and high", () => {
 
 test("feed labels come from station id prefixes", () => {
   assert.deepEqual(feedLabels(["onx:K1D3", "darksky-2:43.4,-98.8", "K1D3", "cluster:1:2:3", "openweather:1"]), ["darksky", "onx", "openweather"]);
+});
+
+test("geocode and reverse requests, and the pin's words (PROTOCOL.md, Places)", () => {
+  assert.equal(geocodeMessage(""), null);
+  assert.equal(geocodeMessage("   "), null);
+  assert.equal(geocodeMessage("x".repeat(101)), null);
+  assert.equal(geocodeMessage(7), null);
+  assert.deepEqual(geocodeMessage("seoul"), { type: "geocode", query: "seoul", limit: 5 });
+  assert.deepEqual(geocodeMessage("springfield, il", 10), { type: "geocode", query: "springfield, il", limit: 10 });
+  // Rounded and normalised as `nearest` is, so both answers echo the same point.
+  assert.deepEqual(reverseMessage(42.4323564, 25.6373891, 50), { type: "reverse", latitude: 42.432356, longitude: 25.637389, radiusKm: 50 });
+  assert.deepEqual(reverseMessage(91, 190.0000004), { type: "reverse", latitude: 90, longitude: -170, radiusKm: 100 });
+  assert.deepEqual(reverseMessage(0, 180), { type: "reverse", latitude: 0, longitude: -180, radiusKm: 100 });
+  assert.equal(reverseMessage(0, 0, 1e9).radiusKm, 20016);
+  assert.equal(reverseMessage(0, 0, -5).radiusKm, 1);
+  const asked = reverseMessage(37.5665, 126.978);
+  const pointOfNearest = nearestMessage(37.5665, 126.978);
+  assert.ok(samePoint(asked, pointOfNearest));
+  assert.ok(!samePoint(asked, { latitude: 37.5665, longitude: 126.979 }));
+  assert.ok(!samePoint(asked, null));
+  assert.equal(placeRegion({ name: "Seoul", admin1: null, countryCode: "KR", country: "South Korea" }), "South Korea");
+  assert.equal(placeRegion({ name: "Springfield", admin1: "Illinois", countryCode: "US", country: "United States" }), "Illinois, United States");
+  assert.equal(placeRegion({ name: "X", admin1: null, countryCode: "XK", country: null }), "XK");
+  assert.equal(placeRegion(null), "");
+  assert.equal(compassBearing(94.52983171950022), "95° E");
+  assert.equal(compassBearing(359.9), "0° N");
+  assert.equal(compassBearing(-90), "270° W");
+  assert.equal(compassBearing(191.25), "191° SSW");
 });
