@@ -96,11 +96,11 @@ public final class GatewayHub: @unchecked Sendable {
     private func relayAnnotations(client: String, payload: [UInt8]) {
         guard let connection = lock.withLock({ connections[client] }) else { return }
         // Only the two numbers near the front are read; the message is relayed as it came.
-        let numbers = JSONLeadingNumbers.read(payload, ["version", "ageSeconds"])
+        let numbers = JSONLeadingNumbers.read(payload, ["version", "ageSeconds", "full"])
         let now = Self.now()
         lock.withLock {
             if let version = numbers[0], version >= 0, version < 9e15 {
-                book.relayed(client, version: Int(version))
+                book.relayed(client, version: Int(version), full: numbers[2] != 0)
             }
             if let started = connection.viewportAt {
                 metrics.updateLatency.recordNanoseconds(Int64(now &- started))

@@ -69,6 +69,18 @@ public struct LeaseBook: Sendable {
         update(client, &entry)
     }
 
+    /// Records an `annotations` message relayed to `client`. A diff (`full` false) that neither
+    /// follows the version held nor repeats it means a message was lost on the way (a formatter
+    /// killed between the filter and here): the client no longer holds what the filter thinks, so
+    /// version 0 is recorded. The digest then differs from the filter's tally, the gateway resends
+    /// the viewport with `version` 0, and the filter answers with a full set. Later diffs keep 0
+    /// until that full set arrives (a gap followed by a later diff would otherwise hide the loss).
+    public mutating func relayed(_ client: String, version: Int, full: Bool) {
+        guard let entry = entries[client] else { return }
+        let follows = full || version == entry.version + 1 || version == entry.version
+        relayed(client, version: follows ? version : 0)
+    }
+
     private mutating func update(_ client: String, _ entry: inout Entry) {
         let hash = LeaseDigest.entry(client: client, ref: entry.ref, version: entry.version)
         digest.replace(entry.hash, with: hash)

@@ -16,7 +16,7 @@ struct PlacesCommand: AsyncParsableCommand {
           {"type":"reverse","client":"alice","latitude":42.432356,"longitude":25.637389,"radiusKm":100}
         Output (stdout, NDJSON):
           {"type":"locations","client":"alice","query":"springfield, il","results":[{"match":"exact","id":4250542,"name":"Springfield","admin1":"Illinois","countryCode":"US","country":"United States",…}]}
-          {"type":"vicinity","client":"alice","latitude":42.432356,"longitude":25.637389,"radiusKm":100,"place":{"id":726848,"name":"Stara Zagora",…},"distanceKm":0.62,"bearing":…}
+          {"type":"vicinity","client":"alice","latitude":42.432356,"longitude":25.637389,"radiusKm":100,"place":{"id":726848,"name":"Stara Zagora",…},"distanceKm":0.43,"bearing":…}
         Other message types pass through unchanged. The gazetteer is a GeoNames dump (cities500.txt,
         cities15000.txt, allCountries.txt ...; GeoNames data, CC BY 4.0): by default the one
         scripts/deps.sh builds, data/places/cities500.txt. A file that cannot be loaded is logged and

@@ -143,6 +143,8 @@ import Testing
         #expect(GreatCircle.bearing(from: Coordinate(latitude: 0, longitude: -179), to: Coordinate(latitude: 0, longitude: 179)) == 270)
         #expect(GreatCircle.bearing(from: Coordinate(latitude: 90, longitude: 0), to: kosice) == 180)
         #expect(GreatCircle.bearing(from: Coordinate(latitude: -90, longitude: 0), to: kosice) == 0)
+        // Across the pole a tiny negative angle plus 360 rounded to exactly 360: north is 0.
+        #expect(GreatCircle.bearing(from: Coordinate(latitude: 89.95, longitude: 180), to: Coordinate(latitude: 89.9, longitude: 0)) == 0)
         // A quarter of the way round the world: π/2 × R.
         let quarter = GreatCircle.distanceKm(Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 90, longitude: 0))
         #expect(abs(quarter - 6371.0088 * .pi / 2) < 1e-9)

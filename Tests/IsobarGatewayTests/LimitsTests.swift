@@ -55,6 +55,34 @@ import Testing
         #expect(book.nextRef("ghost") == 0)
     }
 
+    /// Issue 27 item 9: a formatter killed between the filter and the gateway loses diff N; diff
+    /// N+1 must not make the gateway's digest equal the filter's again (the client would stay wrong).
+    @Test func aDiffAfterALostOneRecordsZeroUntilAFullSet() {
+        var book = LeaseBook()
+        book.add("alice")
+        book.relayed("alice", version: 1, full: true)
+        book.relayed("alice", version: 2, full: false)
+        #expect(book.version(of: "alice") == 2)
+        book.relayed("alice", version: 2, full: false)  // the same message again: nothing lost
+        #expect(book.version(of: "alice") == 2)
+        book.relayed("alice", version: 4, full: false)  // 3 was lost
+        #expect(book.version(of: "alice") == 0)
+        #expect(book.digest == reference([("alice", 0, 0)]))
+        book.relayed("alice", version: 5, full: false)  // a later diff does not hide the loss
+        #expect(book.version(of: "alice") == 0)
+        book.relayed("alice", version: 6, full: true)  // the filter's answer to the resend
+        #expect(book.version(of: "alice") == 6)
+        book.relayed("alice", version: 1, full: true)  // a restarted filter starts again at 1
+        #expect(book.version(of: "alice") == 1)
+    }
+
+    @Test func leadingNumbersReadBooleansAsOneAndZero() {
+        let line = Array(#"{"type":"annotations","client":"a","version":12,"full":false,"day":"today","ageSeconds":3,"upsert":[]}"#.utf8)
+        #expect(JSONLeadingNumbers.read(line, ["version", "ageSeconds", "full"]) == [12, 3, 0])
+        let full = Array(#"{"version":1,"full":true}"#.utf8)
+        #expect(JSONLeadingNumbers.read(full, ["full", "version"]) == [1, 1])
+    }
+
     @Test func randomChangesMatchARecomputation() {
         var book = LeaseBook()
         var model: [String: (ref: Int, version: Int)] = [:]

@@ -265,7 +265,9 @@ struct CrashFeed: Sendable {
         let (day, base) = days[step % days.count]
         let stations = base.map { station in
             var changed = station
-            changed.temperature = (station.temperature ?? 0) + Double(step) / 100
+            // Distinct content per step, within the physical range the stages accept (|T| <= 200 °F):
+            // up to +50 °F within a round, a thousandth per round (steps start at round x 100,000).
+            changed.temperature = (station.temperature ?? 0) + Double(step % 5_000) / 100 + Double(step / 100_000) / 1_000
             if station.temperature == nil && step % 3 == 0 { changed.temperature = nil }
             return changed
         }

@@ -50,7 +50,9 @@ public enum GreatCircle {
         let x = cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(Δλ)
         if x == 0 && y == 0 { return 0 }
         let degrees = atan2(y, x) * 180 / .pi
-        return degrees < 0 ? degrees + 360 : degrees
+        // A tiny negative angle plus 360 rounds to exactly 360, which is outside [0, 360): north.
+        let bearing = degrees < 0 ? degrees + 360 : degrees
+        return bearing >= 360 ? 0 : bearing
     }
 
     /// The unit vector of a coordinate (x towards 0°N 0°E, z towards the North Pole).
