@@ -18,6 +18,8 @@ public final class GatewayHub: @unchecked Sendable {
     public let options: GatewayOptions
     public let metrics: GatewayMetrics
     let logger: Logger
+    /// The WebSocket liveness check: one timer per event loop (``PingSweeper``).
+    let sweepers: PingSweepers
     private let lock = NSLock()
     private var bus: BusClient?
     private var state = State.running
@@ -52,6 +54,7 @@ public final class GatewayHub: @unchecked Sendable {
         self.options = options
         self.metrics = metrics
         self.logger = logger
+        sweepers = PingSweepers(interval: options.pingInterval)
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

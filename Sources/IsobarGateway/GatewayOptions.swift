@@ -42,7 +42,8 @@ public struct GatewayOptions: Sendable {
     /// Allowed `Origin` header values; empty: any. A request without `Origin` is always allowed
     /// (it is not from a browser page).
     public var origins: [String] = []
-    /// Seconds between WebSocket pings (the liveness check; no bus traffic per client).
+    /// Seconds of silence before a WebSocket ping, and for its pong (the liveness check, PROTOCOL.md
+    /// "Liveness"; no bus traffic per client). 30 s: under common proxies' 60 s idle timeouts.
     public var pingInterval = 30.0
     /// Event-loop threads for the connections: half the cores by default (at least one), since
     /// on one machine the broker, filter and formatter share the rest.

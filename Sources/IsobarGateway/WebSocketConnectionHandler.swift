@@ -9,8 +9,9 @@ import NIOWebSocket
 /// the peer, and runs the close handshake; when the channel goes, it unregisters (the hub
 /// publishes `leave`).
 ///
-/// There is no task per connection: an idle client is its channel, this handler and a timer, which
-/// is what keeps a gateway's memory per idle connection small (BENCHMARKS.md, gateway). Every
+/// There is no task or timer per connection: an idle client is its channel and this handler, which
+/// is what keeps a gateway's memory per idle connection small (BENCHMARKS.md, gateway); the
+/// liveness check is one timer per event loop (``PingSweeper``) asking each ``PingClock``. Every
 /// method runs on the event loop; other threads reach it only through ``GatewayConnection``'s
 /// `wake` and `sendClose`, which hop onto the loop.
 ///
@@ -37,11 +38,12 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
     private var phase = Phase.open
     private var connection: GatewayConnection?
     private var context: ChannelHandlerContext?
-    /// A ping went out and no pong has come back since.
-    private var awaitingPong = false
+    /// When the peer was last heard from and whether a ping is out (the sweep reads it).
+    private var clock = PingClock(openedAt: WebSocketConnectionHandler.seconds())
     /// The answer to the peer's latest ping, while the socket takes no more (``answer(ping:)``).
     private var pendingPong: ByteBuffer?
-    private var pinger: RepeatedTask?
+    /// The loop's liveness sweep, while this connection is registered with it.
+    private var sweeper: PingSweeper?
     private var closeTimer: Scheduled<Void>?
 
     init(hub: GatewayHub, name: String) {
@@ -63,14 +65,16 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
             return
         }
         self.connection = connection
-        let interval = TimeAmount.nanoseconds(Int64(hub.options.pingInterval * 1e9))
-        pinger = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in bound.value.pingTick() }
+        clock = PingClock(openedAt: Self.seconds())
+        let sweeper = hub.sweepers.sweeper(on: loop)
+        sweeper.add(self)
+        self.sweeper = sweeper
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         phase = .closed
-        pinger?.cancel()
-        pinger = nil
+        sweeper?.remove(self)
+        sweeper = nil
         closeTimer?.cancel()
         closeTimer = nil
         if let connection {
@@ -110,6 +114,8 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        let now = Self.seconds()
+        clock.heard(at: now)
         switch frame.opcode {
         case .text:
             guard phase == .open else { return }
@@ -126,7 +132,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
             answer(ping: frame.unmaskedData)
         case .pong:
             guard phase == .open, let connection, admitControl(connection) else { return }
-            awaitingPong = false
+            clock.ponged(at: now)
         case .connectionClose:
             if phase == .open {
                 // Answer with the peer's code (or none), then drop the connection once it is out.
@@ -243,20 +249,24 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
         }
     }
 
-    /// Every ping interval: a peer that has not answered the last ping is dropped (close 1001, then
-    /// the TCP connection at once: it is not reading); otherwise a new ping goes out.
-    func pingTick() {
+    /// The loop's sweep at `now`: a peer whose ping went unanswered for `interval` seconds is
+    /// dropped (close 1001, then the TCP connection at once: it is not reading); one silent for
+    /// `interval` is pinged; any other is left alone (``PingClock``).
+    func sweep(now: Double, interval: Double) {
         guard phase == .open, let context else { return }
-        if awaitingPong {
+        switch clock.action(now: now, interval: interval) {
+        case .wait:
+            return
+        case .drop:
             hub.logger.info("client did not answer a ping", metadata: ["client": "\(name)"])
             connection?.outbox.finish(.init(code: GatewayCloseCode.goingAway, reason: "no answer to ping"))
             sendClose(.init(code: GatewayCloseCode.goingAway, reason: "no answer to ping"))
             context.close(promise: nil)
-            return
+        case .ping:
+            clock.pinged(at: now)
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))), promise: nil)
         }
-        awaitingPong = true
-        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))), promise: nil)
     }
 
-    private static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

@@ -26,6 +26,8 @@ struct GatewayBenchCommand: ParsableCommand {
     var latencySteps = 300
     @Option(help: "Event-loop threads of the WebSocket clients in this process.")
     var threads = 1
+    @Option(help: "The gateway's --ping (seconds): an idle window of 3+ intervals sees the pings.")
+    var ping = 30.0
 
     func run() throws {
         let world = try WorldStations.load(path: common.world)
@@ -39,7 +41,7 @@ struct GatewayBenchCommand: ParsableCommand {
         let port = FreePort.next()
         let gatewayLog = pipeline.scratch + "/gateway.log"
         let gateway = try Children.start(isobar, ["gateway", "--listen", "127.0.0.1:\(port)", "--name", "gw-bench",
-                                                  "--max-connections", "\(idle + panning + 100)", "--rate", "200", "--burst", "200"],
+                                                  "--max-connections", "\(idle + panning + 100)", "--rate", "200", "--burst", "200", "--ping", "\(ping)"],
                                          environment: pipeline.environment, log: gatewayLog)
         defer { Children.stop([gateway]) }
         guard pipeline.waitFor(seconds: 30, { (try? String(contentsOfFile: gatewayLog, encoding: .utf8))?.contains("listening on") == true }) else {
