@@ -6,12 +6,11 @@ import Darwin
 import IsobarCore
 import IsobarStdio
 import IsobarNet
+import Synchronization
 
 /// The two feeds the sample server serves: the fixtures, loaded once at start, and the drifted body
 /// of the current epoch, rendered once per epoch and day and then reused with its ETag.
-public final class SampleFeedContent: @unchecked Sendable {
-    // @unchecked: `cache` is only touched with `lock` held; everything else is immutable.
-
+public final class SampleFeedContent: Sendable {
     /// One day's body at one epoch and its strong ETag (a hash of exactly these bytes).
     public struct Body: Sendable, Equatable {
         public var epoch: Int
@@ -30,8 +29,8 @@ public final class SampleFeedContent: @unchecked Sendable {
     ]
     /// nil when drift is off.
     public let drift: SampleFeedDrift?
-    private let lock = NSLockLike()
-    private var cache: [Day: Body] = [:]
+    /// The last body rendered per day.
+    private let cache = Mutex<[Day: Body]>([:])
 
     public init(fixtures: [Day: [UInt8]], drift: SampleFeedDrift?, formats: [FeedFormat: [UInt8]] = [:]) throws(SampleFeedError) {
         var records: [Day: [OnXRecord]] = [:]
@@ -85,10 +84,10 @@ public final class SampleFeedContent: @unchecked Sendable {
     /// off, otherwise the drifted records rendered.
     public func body(_ day: Day, epoch: Int) -> Body {
         let epoch = drift == nil ? 0 : epoch
-        if let cached = lock.withLock({ cache[day] }), cached.epoch == epoch { return cached }
+        if let cached = cache.withLock({ $0[day] }), cached.epoch == epoch { return cached }
         let bytes = epoch == 0 ? (fixtureBytes[day] ?? []) : OnXRecord.render(records(day, epoch: epoch))
         let body = Body(epoch: epoch, bytes: bytes, etag: Self.etag(bytes))
-        lock.withLock { cache[day] = body }
+        cache.withLock { $0[day] = body }
         return body
     }
 

@@ -2,6 +2,7 @@ import IsobarCore
 import IsobarStdio
 import NIOHTTP1
 import IsobarNet
+import Synchronization
 
 /// Decides the sample feed's answer to one request: routing, drift epoch, conditional GET, and the
 /// fault modes. Pure apart from the seeded `--error-rate` draws, so it is tested without a socket.
@@ -10,27 +11,26 @@ import IsobarNet
 /// `--format` another format's fixture), `GET /openweather.json`, `/darksky.json`, `/airvisual.json`
 /// (those formats' fixtures as they are), `GET /health` (200 `ok`).
 /// Query: `fault=NAME` (see `SampleFeedFault`), `delay=SECONDS` (before any answer).
-public final class SampleFeedResponder: @unchecked Sendable {
-    // @unchecked: `random` and `count` are only touched with `lock` held; everything else is immutable.
+public final class SampleFeedResponder: Sendable {
     public let options: SampleFeedOptions
     public let content: SampleFeedContent
     public let epochs: SampleFeedEpoch
-    private let lock = NSLockLike()
-    private var random: UInt64
-    private var count = 0
+    /// The seeded generator's state (SplitMix64).
+    private let random: Mutex<UInt64>
+    private let count = Mutex(0)
 
     public init(options: SampleFeedOptions, content: SampleFeedContent, origin: Double) {
         self.options = options
         self.content = content
         self.epochs = SampleFeedEpoch(origin: options.origin ?? origin, period: options.period)
-        self.random = options.seed ^ 0x5DEE_CE66_D1CE_5EED
+        self.random = Mutex(options.seed ^ 0x5DEE_CE66_D1CE_5EED)
     }
 
     /// Requests answered so far (health checks included), for logs and tests.
-    public var requests: Int { lock.withLock { count } }
+    public var requests: Int { count.withLock { $0 } }
 
     public func reply(method: HTTPMethod, uri: String, headers: HTTPHeaders, now: Double) -> SampleFeedReply {
-        lock.withLock { count += 1 }
+        count.withLock { $0 += 1 }
         let (path, query) = Self.split(uri)
         if path == "/health" || path == "/healthz" {
             return SampleFeedReply(.full(.ok, Self.textHeaders(), Array("ok\n".utf8)))
@@ -200,7 +200,7 @@ public final class SampleFeedResponder: @unchecked Sendable {
 
     /// The next seeded draw in [0, 1) (SplitMix64), for `--error-rate`.
     private func draw() -> Double {
-        lock.withLock {
+        random.withLock { random in
             random &+= 0x9E37_79B9_7F4A_7C15
             var z = random
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

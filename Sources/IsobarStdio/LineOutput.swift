@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import IsobarCore
+import Synchronization
 
 /// Protocol output on a file descriptor (stdout by default), safe to use from several threads.
 ///
@@ -11,12 +12,15 @@ import IsobarCore
 /// input (a stage after each read, a fetcher after each snapshot) so a downstream pipe sees every
 /// message at once without paying a syscall per line. A closed pipe (EPIPE) is reported, never a
 /// crash: SIGPIPE must be ignored by the process (`LineOutput.ignoreSIGPIPE()`).
-public final class LineOutput: @unchecked Sendable {
-    // @unchecked: `buffer` and `closed` are only touched with `lock` held.
+public final class LineOutput: Sendable {
+    /// What the lock guards: the bytes not yet written, and whether the reader has gone away.
+    private struct Pending {
+        var buffer: [UInt8] = []
+        var closed = false
+    }
+
     private let fd: Int32
-    private let lock = NSLockLike()
-    private var buffer: [UInt8] = []
-    private var closed = false
+    private let pending: Mutex<Pending>
 
     public static let standardOutput = LineOutput(fd: 1)
     /// Shared by every log handler and `up`'s copies of its children's lines, so lines never interleave.
@@ -24,7 +28,9 @@ public final class LineOutput: @unchecked Sendable {
 
     public init(fd: Int32) {
         self.fd = fd
-        buffer.reserveCapacity(64 * 1024)
+        var initial = Pending()
+        initial.buffer.reserveCapacity(64 * 1024)
+        pending = Mutex(initial)
     }
 
     public static func ignoreSIGPIPE() {
@@ -33,9 +39,9 @@ public final class LineOutput: @unchecked Sendable {
 
     /// Appends complete lines (each ending in `\n`); flushes early past 1 MiB.
     public func write<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        lock.withLock {
-            buffer.append(contentsOf: bytes)
-            if buffer.count >= 1 << 20 { flushLocked() }
+        pending.withLock { pending in
+            pending.buffer.append(contentsOf: bytes)
+            if pending.buffer.count >= 1 << 20 { Self.flush(&pending, to: fd) }
         }
     }
 
@@ -48,19 +54,21 @@ public final class LineOutput: @unchecked Sendable {
     /// Writes everything buffered. Returns false once the reader has gone away.
     @discardableResult
     public func flush() -> Bool {
-        lock.withLock {
-            flushLocked()
-            return !closed
+        pending.withLock { pending in
+            Self.flush(&pending, to: fd)
+            return !pending.closed
         }
     }
 
-    public var isClosed: Bool { lock.withLock { closed } }
+    public var isClosed: Bool { pending.withLock { $0.closed } }
 
-    private func flushLocked() {
-        guard !buffer.isEmpty else { return }
-        if closed { buffer.removeAll(keepingCapacity: true); return }
+    /// Writes `pending`'s bytes to `fd` (the caller holds the lock); a failed write marks it closed.
+    private static func flush(_ pending: inout Pending, to fd: Int32) {
+        guard !pending.buffer.isEmpty else { return }
+        if pending.closed { pending.buffer.removeAll(keepingCapacity: true); return }
         var offset = 0
-        buffer.withUnsafeBytes { raw in
+        var closed = false
+        pending.buffer.withUnsafeBytes { raw in
             while offset < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n > 0 { offset += n; continue }
@@ -69,28 +77,7 @@ public final class LineOutput: @unchecked Sendable {
                 return
             }
         }
-        buffer.removeAll(keepingCapacity: buffer.capacity <= 4 << 20)
-    }
-}
-
-/// A minimal mutex (pthread) so this module needs no Foundation for locking.
-public final class NSLockLike: @unchecked Sendable {
-    // @unchecked: the mutex itself provides the synchronisation.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    public init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        if closed { pending.closed = true }
+        pending.buffer.removeAll(keepingCapacity: pending.buffer.capacity <= 4 << 20)
     }
 }

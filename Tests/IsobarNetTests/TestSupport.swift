@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import IsobarCore
 import IsobarNet
@@ -76,23 +77,18 @@ enum TestSupport {
 }
 
 /// Collects what the fetcher writes, for inspection line by line.
-final class CollectingOutput: FetchOutput, @unchecked Sendable {
-    // @unchecked: `bytes` and `flushes` are only touched with `lock` held.
-    private let lock = NSLockLike()
-    private var bytes: [UInt8] = []
-    private var flushes = 0
+final class CollectingOutput: FetchOutput, Sendable {
+    private let bytes = Mutex<[UInt8]>([])
 
     func write(_ writer: inout JSONWriter) {
-        lock.withLock { bytes.append(contentsOf: writer.bytes) }
+        let written = writer.bytes
+        bytes.withLock { $0.append(contentsOf: written) }
         writer.removeAll()
     }
 
-    @discardableResult func flush() -> Bool {
-        lock.withLock { flushes += 1 }
-        return true
-    }
+    @discardableResult func flush() -> Bool { true }
 
-    var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+    var text: String { bytes.withLock { String(decoding: $0, as: UTF8.self) } }
 
     /// Every line written so far, parsed.
     func messages() throws -> [JSONObject] {
@@ -116,19 +112,17 @@ final class CollectingOutput: FetchOutput, @unchecked Sendable {
 
     func count(_ type: String) throws -> Int { try types().filter { $0 == type }.count }
 
-    func clear() { lock.withLock { bytes.removeAll() } }
+    func clear() { bytes.withLock { $0.removeAll() } }
 }
 
 /// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    // @unchecked: `now` is only touched with `lock` held.
-    private let lock = NSLockLike()
-    private var now: Double
+final class ManualClock: Sendable {
+    private let now: Mutex<Double>
 
-    init(_ start: Double) { now = start }
+    init(_ start: Double) { now = Mutex(start) }
 
-    func read() -> Double { lock.withLock { now } }
-    func advance(_ seconds: Double) { lock.withLock { now += seconds } }
+    func read() -> Double { now.withLock { $0 } }
+    func advance(_ seconds: Double) { now.withLock { $0 += seconds } }
 
     var closure: @Sendable () -> Double { { [self] in self.read() } }
 }
