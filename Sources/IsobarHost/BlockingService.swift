@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import ServiceLifecycle
 import UnixSignals
 
@@ -14,14 +15,13 @@ import UnixSignals
 /// (whatever must end at once), and so does a stop that overruns the budget given to
 /// `runUntilSignalled` (the group then cancels the service). Both are called on a fresh thread,
 /// since they may block.
-public final class BlockingService: Service, @unchecked Sendable {
-    // @unchecked: `result` is only touched under `lock`; the closures are Sendable.
+public final class BlockingService: Service, Sendable {
     public let name: String
     private let body: @Sendable () -> Int32
     private let stop: @Sendable () -> Void
     private let kill: @Sendable () -> Void
-    private let lock = NSLock()
-    private var result: Int32?
+    /// The loop's exit status once it has returned.
+    private let result = Mutex<Int32?>(nil)
 
     /// `body` is the loop (its return value is the process's exit status); `stop` asks it to end in
     /// order; `kill` makes it end now. `stop` and `kill` may be called while `body` has not started.
@@ -34,7 +34,7 @@ public final class BlockingService: Service, @unchecked Sendable {
     }
 
     /// The loop's exit status (0 until it has returned).
-    public var status: Int32 { lock.withLock { result ?? 0 } }
+    public var status: Int32 { result.withLock { $0 ?? 0 } }
 
     public func run() async throws {
         let stop = self.stop, kill = self.kill
@@ -43,7 +43,7 @@ public final class BlockingService: Service, @unchecked Sendable {
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     let thread = Thread { [self] in
                         let code = body()
-                        lock.withLock { result = code }
+                        result.withLock { $0 = code }
                         done.resume()
                     }
                     thread.name = "isobar-\(name)"

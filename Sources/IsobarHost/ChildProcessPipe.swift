@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 
 /// The parent's end of one of a child's stdio pipes: a file descriptor closed exactly once.
 ///
@@ -11,40 +12,32 @@ import Foundation
 /// the stdout reader, the stderr reader); `deinit` closes it as a backstop. `close()` is idempotent
 /// and guarded by a lock so a late second close can never hit a reused descriptor number.
 ///
-/// `@unchecked Sendable`: the descriptor is only read or replaced under `lock`.
-public final class ChildProcessPipe: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fd: Int32
+public final class ChildProcessPipe: Sendable {
+    /// The descriptor, -1 once closed; only read or replaced under the lock.
+    private let fd: Mutex<Int32>
 
     init(fd: Int32) {
-        self.fd = fd
+        self.fd = Mutex(fd)
     }
 
     deinit {
+        let fd = self.fd.withLock { $0 }
         if fd >= 0 { _ = Glibc.close(fd) }
     }
 
     /// Whether `close()` has been called.
-    public var isClosed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return fd < 0
-    }
+    public var isClosed: Bool { fd.withLock { $0 < 0 } }
 
     /// Closes the descriptor (for stdin: the child sees end of input). Idempotent.
     public func close() {
-        lock.lock()
-        let old = fd
-        fd = -1
-        lock.unlock()
+        let old = fd.withLock { fd in
+            defer { fd = -1 }
+            return fd
+        }
         if old >= 0 { _ = Glibc.close(old) }
     }
 
-    private var current: Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        return fd
-    }
+    private var current: Int32 { fd.withLock { $0 } }
 
     /// Writes all of `bytes`, blocking while the pipe is full (the child is not reading).
     /// Throws `EPIPE` once the child has exited or closed its stdin, `EBADF` after `close()`.
