@@ -40,7 +40,10 @@ export function createAbout(ctx) {
       `<h3>Data sources</h3><ul class="sources" data-feeds="${labels.join(" ")}">${feeds}` +
       `<li>Place names and time zones: <a href="https://www.geonames.org/" rel="noopener">GeoNames</a>, licensed under ` +
       `<a href="https://creativecommons.org/licenses/by/4.0/" rel="noopener">CC BY 4.0</a>.</li>` +
-      `<li>Country outlines (1:110m) and state and province borders (1:50m): <a href="https://www.naturalearthdata.com/" rel="noopener">Made with Natural Earth</a>. Free vector and raster map data (public domain).</li>` +
+      `<li>Coastlines, lakes and national borders: <a href="https://www.soest.hawaii.edu/pwessel/gshhg/" rel="noopener">GSHHG</a> 2.3.7 ` +
+      `(Global Self-consistent Hierarchical High-resolution Geography, P. Wessel and W. H. F. Smith), low resolution, simplified; ` +
+      `<a href="https://www.gnu.org/licenses/lgpl-3.0.html" rel="noopener">GNU LGPL 3.0 or later</a>.</li>` +
+      `<li>State and province borders (1:50m): <a href="https://www.naturalearthdata.com/" rel="noopener">Made with Natural Earth</a>. Free vector and raster map data (public domain).</li>` +
       `<li>Map library: <a href="https://leafletjs.com/" rel="noopener">Leaflet</a> © Volodymyr Agafonkin, BSD 2-Clause licence.</li>` +
       `<li>Weather icons: drawn by Isobar.</li></ul>`;
   }

@@ -1,6 +1,6 @@
-// The map view: Leaflet with the Natural Earth outlines in a light or dark style, the annotations
-// as markers (temperature colours, wind arrows, precipitation fill, clusters, stale faded), the
-// legend, and the "my location" control. Leaflet is the global L of Debian's leaflet.js.
+// The map view: Leaflet with the GSHHG coast, lakes and borders and Natural Earth's states in a
+// light or dark style, the annotations as markers (temperature colours, wind arrows,
+// precipitation fill, clusters, stale faded), the legend, and the "my location" control. Leaflet is the global L of Debian's leaflet.js.
 import { escapeHTML } from "./i18n.mjs";
 
 const L = globalThis.L;
@@ -24,10 +24,28 @@ const STATE_STYLES = {
   dark: { color: "#56636f", weight: 0.7, dashArray: "3 3", fill: false },
 };
 
-const STYLES = {
-  light: { color: "#7d8d9b", weight: 0.8, fillColor: "#f4f1e8", fillOpacity: 1 },
-  dark: { color: "#71808e", weight: 0.8, fillColor: "#2f3a45", fillOpacity: 1 },
+/// The GSHHG basemap (Web/coast.json): land filled over the sea colour with the coastline drawn,
+/// lakes in the sea colour over the land, national borders as solid lines. Each style is a
+/// function of the feature's `kind`, per map style.
+export const COAST_STYLES = {
+  light: {
+    land: { color: "#7d8d9b", weight: 0.8, fillColor: "#f4f1e8", fillOpacity: 1 },
+    lake: { color: "#7d8d9b", weight: 0.6, fillColor: "#c9dce8", fillOpacity: 1 },
+    border: { color: "#8c99a6", weight: 0.9, fill: false },
+  },
+  dark: {
+    land: { color: "#71808e", weight: 0.8, fillColor: "#2f3a45", fillOpacity: 1 },
+    lake: { color: "#71808e", weight: 0.6, fillColor: "#16212c", fillOpacity: 1 },
+    border: { color: "#84939f", weight: 0.9, fill: false },
+  },
 };
+
+/// The Leaflet style of a basemap feature in a map style: coast.json's by kind, states' as one.
+export function basemapStyle(styles, theme, feature) {
+  const set = styles[theme] || styles.light;
+  const kind = feature?.properties?.kind;
+  return kind && set[kind] ? set[kind] : set;
+}
 
 export function regionBounds(r) {
   return L.latLngBounds(
@@ -55,7 +73,8 @@ export function createMapView(ctx) {
   // Top left, away from the panel (top right on wide screens, bottom sheet on phones).
   L.control.zoom({ position: "topleft" }).addTo(map);
   map.attributionControl.setPrefix('<a href="https://leafletjs.com" rel="noopener">Leaflet</a> (BSD-2)');
-  map.attributionControl.addAttribution('Outlines: <a href="https://www.naturalearthdata.com" rel="noopener">Natural Earth</a> (public domain)');
+  map.attributionControl.addAttribution('Coast, lakes, borders: <a href="https://www.soest.hawaii.edu/pwessel/gshhg/" rel="noopener">GSHHG</a> (<a href="https://www.gnu.org/licenses/lgpl-3.0.html" rel="noopener">LGPL</a>)');
+  map.attributionControl.addAttribution('States: <a href="https://www.naturalearthdata.com" rel="noopener">Natural Earth</a> (public domain)');
   // Place labels, the search box's places and the pin's names are GeoNames data (CC BY 4.0).
   map.attributionControl.addAttribution('Places: <a href="https://www.geonames.org/" rel="noopener">GeoNames</a> (<a href="https://creativecommons.org/licenses/by/4.0/" rel="noopener">CC BY 4.0</a>)');
   map.fitBounds(regionBounds(INITIAL), { animate: false });
@@ -68,9 +87,9 @@ export function createMapView(ctx) {
   let worldOffset = 0;
   let theme = "light";
 
-  // Country outlines, then state and province borders over them (Web/states.json, Natural Earth
-  // 1:50m admin-1), each drawn three times (one world either side) so panning across the date
-  // line never shows an empty ocean.
+  // Land, lakes and national borders (Web/coast.json, GSHHG low resolution), then state and
+  // province borders over them (Web/states.json, Natural Earth 1:50m admin-1), each drawn three
+  // times (one world either side) so panning across the date line never shows an empty ocean.
   const loadLayer = (url, styles) => fetch(url)
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${url}: HTTP ${r.status}`))))
     .then((geojson) => {
@@ -79,13 +98,13 @@ export function createMapView(ctx) {
           pane: "basemap",
           renderer: basemapRenderer,
           interactive: false,
-          style: styles[theme],
+          style: (feature) => basemapStyle(styles, theme, feature),
           coordsToLatLng: (c) => L.latLng(c[1], c[0] + offset),
         }).addTo(map);
         basemap.push([layer, styles]);
       }
     });
-  loadLayer("countries.geojson", STYLES)
+  loadLayer("web/coast.json", COAST_STYLES)
     .then(() => loadLayer("web/states.json", STATE_STYLES))
     .catch((e) => console.warn("isobar: basemap incomplete", e));
 
@@ -123,9 +142,9 @@ export function createMapView(ctx) {
   map.on("moveend", drawPlaces);
 
   function setTheme(name) {
-    theme = STYLES[name] ? name : "light";
+    theme = COAST_STYLES[name] ? name : "light";
     document.body.classList.toggle("theme-dark", theme === "dark");
-    for (const [layer, styles] of basemap) layer.setStyle(styles[theme]);
+    for (const [layer, styles] of basemap) layer.setStyle((feature) => basemapStyle(styles, theme, feature));
   }
 
   /// The longitude to draw `lon` at: the copy nearest the map's center.

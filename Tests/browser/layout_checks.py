@@ -94,7 +94,7 @@ def run_layout(t, driver, args, fixtures, names):
         t.check(bool(g["legend"]) and g["legend"]["left"] >= 0 and g["legend"]["bottom"] <= height and "Legend" in g["legendText"],
                 f"{label}: the legend is on screen ({g['legend']})")
         t.check(bool(g["attribution"]) and g["attribution"]["right"] <= width and g["attribution"]["bottom"] <= height
-                and "Leaflet" in g["attributionText"] and "Natural Earth" in g["attributionText"] and "GeoNames" in g["attributionText"],
+                and all(s in g["attributionText"] for s in ("Leaflet", "GSHHG", "LGPL", "Natural Earth", "GeoNames")),
                 f"{label}: the attribution is on screen: {g['attributionText']!r}")
         t.screenshot(driver, args.screenshots, f"layout-{label}-start")
         # The other panel state: controls still clear, no overflow; phones: a sheet under 2/3 of the screen.

@@ -1,0 +1,83 @@
+// The basemap data the page draws (Web/coast.json from GSHHG by scripts/make-coast.py,
+// Web/states.json from Natural Earth by scripts/make-states.py): small enough for a phone, closed
+// rings, the big lakes and the coast where they are, and the style of each kind in both map styles.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, statSync } from "node:fs";
+import { COAST_STYLES, basemapStyle } from "../../Web/map.mjs";
+
+const coastURL = new URL("../../Web/coast.json", import.meta.url);
+const coast = JSON.parse(readFileSync(coastURL, "utf8"));
+const byKind = Object.fromEntries(coast.features.map((f) => [f.properties.kind, f.geometry]));
+
+/// Ray casting: is [lon, lat] inside the ring (any world copy within one turn)?
+function inRing(ring, lon, lat) {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i];
+    const [xj, yj] = ring[j];
+    if ((yi > lat) !== (yj > lat) && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+function inside(multipolygon, lon, lat) {
+  return multipolygon.coordinates.some((polygon) => [lon - 360, lon, lon + 360].some((x) => inRing(polygon[0], x, lat)));
+}
+
+test("coast.json: land, lakes and borders, sizes fit a phone (under 330 KB, with states under 480 KB)", () => {
+  assert.deepEqual(coast.features.map((f) => [f.properties.kind, f.geometry.type]),
+    [["land", "MultiPolygon"], ["lake", "MultiPolygon"], ["border", "MultiLineString"]]);
+  assert.match(coast.source, /^GSHHG 2\.3\.7 low resolution \(Debian gmt-gshhg-low\).*LGPL-3\.0-or-later/);
+  const size = statSync(coastURL).size;
+  const states = statSync(new URL("../../Web/states.json", import.meta.url)).size;
+  assert.ok(size < 330_000 && size + states < 480_000, `coast.json ${size} bytes, states.json ${states} bytes`);
+  assert.ok(byKind.land.coordinates.length > 150, `${byKind.land.coordinates.length} land polygons`);
+  assert.ok(byKind.lake.coordinates.length > 100, `${byKind.lake.coordinates.length} lakes`);
+  assert.ok(byKind.border.coordinates.length > 300, `${byKind.border.coordinates.length} border lines`);
+});
+
+test("coast.json: every ring closed, every point a longitude within one turn of the map and a latitude", () => {
+  for (const kind of ["land", "lake"]) {
+    for (const polygon of byKind[kind].coordinates) {
+      const ring = polygon[0];
+      assert.ok(ring.length >= 4, `${kind}: a ring of ${ring.length} points`);
+      assert.deepEqual(ring[0], ring[ring.length - 1], `${kind}: ring closed`);
+      for (const [lon, lat] of ring) assert.ok(lon >= -540 && lon <= 540 && lat >= -90 && lat <= 90, `${kind}: ${lon}, ${lat}`);
+    }
+  }
+});
+
+test("coast.json: the great lakes are water, the land around them land, the open sea neither", () => {
+  const lakes = [["Lake Superior", -87.5, 47.7], ["Lake Michigan", -87.0, 43.5], ["Lake Victoria", 33.0, -1.0],
+    ["Lake Baikal", 108.0, 53.5], ["Great Salt Lake", -112.5, 41.1], ["Lake Ladoga", 31.5, 60.8], ["Caspian Sea", 51.0, 42.0]];
+  for (const [name, lon, lat] of lakes) {
+    assert.ok(inside(byKind.lake, lon, lat), `${name} is a lake`);
+    assert.ok(inside(byKind.land, lon, lat), `${name} lies within land`);
+  }
+  const land = [["Denver", -104.99, 39.74], ["Seoul", 126.98, 37.57], ["Košice", 21.25, 48.72], ["Chukotka across 180°", 178.0, 66.0],
+    ["Chukotka west of -180°", -175.0, 66.0], ["London", -0.13, 51.51], ["Antarctica", 0.0, -80.0], ["Tasmania", 146.5, -42.0]];
+  for (const [name, lon, lat] of land) {
+    assert.ok(inside(byKind.land, lon, lat), `${name} is land`);
+    assert.ok(!inside(byKind.lake, lon, lat), `${name} is not a lake`);
+  }
+  for (const [name, lon, lat] of [["mid Atlantic", -40.0, 30.0], ["mid Pacific", -150.0, 0.0], ["Southern Ocean", 100.0, -55.0]]) {
+    assert.ok(!inside(byKind.land, lon, lat), `${name} is sea`);
+  }
+});
+
+test("basemap styles: each kind its own style in the light and the dark map, states one style for all", () => {
+  const kinds = ["land", "lake", "border"];
+  for (const theme of ["light", "dark"]) {
+    for (const kind of kinds) assert.equal(basemapStyle(COAST_STYLES, theme, { properties: { kind } }), COAST_STYLES[theme][kind]);
+  }
+  assert.notEqual(COAST_STYLES.light.land.fillColor, COAST_STYLES.dark.land.fillColor);
+  // Lakes are drawn in the map's sea colour (isobar.css --sea) in each style.
+  const css = readFileSync(new URL("../../Web/isobar.css", import.meta.url), "utf8");
+  const sea = (re) => css.match(re)[1];
+  assert.equal(COAST_STYLES.light.lake.fillColor, sea(/:root \{[^}]*--sea: (#[0-9a-f]{6})/));
+  assert.equal(COAST_STYLES.dark.lake.fillColor, sea(/body\.theme-dark \{[^}]*--sea: (#[0-9a-f]{6})/));
+  assert.equal(COAST_STYLES.light.border.fill, false);
+  const states = { light: { color: "#a" }, dark: { color: "#b" } };
+  assert.equal(basemapStyle(states, "dark", { properties: { name: "Utah" } }), states.dark);
+  assert.equal(basemapStyle(states, "sepia", { properties: {} }), states.light);
+});
