@@ -47,6 +47,22 @@ export function basemapStyle(styles, theme, feature) {
   return kind && set[kind] ? set[kind] : set;
 }
 
+/// Marker collision: which labels to draw as dots so that no two drawn labels overlap. `boxes`
+/// are {id, x, y, w, h, keep} (centre and size in px) in priority order; `keep` ones (clusters,
+/// the selected station) are placed first and always drawn whole; every other box is drawn whole
+/// when it overlaps none placed before it, else as a dot (its station stays on the map, coloured,
+/// tappable: zoom in to read it). Greedy and deterministic: same boxes, same answer.
+export function declutter(boxes, gap = 1) {
+  const placed = [];
+  const dots = new Set();
+  const hits = (b) => placed.some((p) => Math.abs(p.x - b.x) * 2 < p.w + b.w + 2 * gap && Math.abs(p.y - b.y) * 2 < p.h + b.h + 2 * gap);
+  for (const b of [...boxes.filter((b) => b.keep), ...boxes.filter((b) => !b.keep)]) {
+    if (!b.keep && hits(b)) dots.add(b.id);
+    else placed.push(b);
+  }
+  return dots;
+}
+
 export function regionBounds(r) {
   return L.latLngBounds(
     [r.latitude - r.latitudeDelta / 2, r.longitude - r.longitudeDelta / 2],
@@ -231,17 +247,48 @@ export function createMapView(ctx) {
     if (result.kind === "full") for (const id of [...markers.keys()]) if (!items.has(id)) removeMarker(id);
     for (const a of result.upserted) upsertMarker(a);
     if (result.restyle) for (const a of items.values()) upsertMarker(a);
+    relabel();
   }
 
   /// Draws a whole set (an offline start from the kept annotations).
   function drawAll(items) {
     for (const id of [...markers.keys()]) if (!items.has(id)) removeMarker(id);
     for (const a of items.values()) upsertMarker(a);
+    relabel();
   }
 
   function setSelectedClass(id, on) {
     markers.get(id)?.marker.getElement()?.classList.toggle("selected", on);
+    relabel();
   }
+
+  /// Draws the labels that would overlap another as dots (declutter): clusters and the selected
+  /// station first, then stations by id, so the same view always shows the same labels. A label's
+  /// size is measured whole (before it is made a dot) each time its HTML is drawn anew.
+  function relabel() {
+    const boxes = [];
+    for (const [id, entry] of markers) {
+      const el = entry.marker.getElement()?.querySelector(".ann");
+      if (!el) continue;
+      if (entry.size === undefined || entry.sizeOf !== el) {
+        el.classList.remove("dot");
+        entry.size = [el.offsetWidth, el.offsetHeight];
+        entry.sizeOf = el;
+      }
+      const p = map.latLngToLayerPoint(entry.marker.getLatLng());
+      boxes.push({ id, x: p.x, y: p.y, w: entry.size[0], h: entry.size[1], keep: el.classList.contains("cluster") || id === ctx.selected(), el, entry });
+    }
+    boxes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const dots = declutter(boxes);
+    for (const b of boxes) {
+      const dot = dots.has(b.id);
+      if (b.el.classList.contains("dot") !== dot) {
+        b.el.classList.toggle("dot", dot);
+        b.entry.marker.setZIndexOffset(dot ? -1000 : 0);
+      }
+    }
+  }
+  map.on("zoomend", relabel);
 
   // After a pan across the date line, move markers to the world copy beside the center.
   function rewrap(popup) {
@@ -249,13 +296,14 @@ export function createMapView(ctx) {
     if (offset === worldOffset) return;
     worldOffset = offset;
     for (const entry of markers.values()) entry.marker.setLatLng([entry.lat, nearLongitude(entry.lon)]);
+    relabel();
     if (popup && popup.isOpen()) {
       const p = popup.getLatLng();
       popup.setLatLng([p.lat, nearLongitude(p.lng)]);
     }
   }
 
-  return { map, markers, draw, drawAll, setSelectedClass, rewrap, nearLongitude, setTheme, markerHTML };
+  return { map, markers, draw, drawAll, setSelectedClass, rewrap, nearLongitude, setTheme, markerHTML, relabel };
 }
 
 /// The legend for the field shown: the temperature colour scale in the shown unit, the
@@ -283,5 +331,6 @@ export function legendHTML(field, units, t) {
   return scale + `<ul class="legend-keys">` +
     `<li><span class="swatch ann cluster"><span class="count">12</span></span>${escapeHTML(t("legendCluster"))}</li>` +
     `<li><span class="swatch ann unknown">–</span>${escapeHTML(t("legendUnknown"))}</li>` +
+    `<li><span class="swatch ann dot temp t-mild"></span>${escapeHTML(t("legendDot"))}</li>` +
     `<li><span class="swatch ann stale temp t-mild">46°</span>${escapeHTML(t("legendStale"))}</li></ul>`;
 }

@@ -1,5 +1,6 @@
 """The web map as a product, in Chromium: layout at phone, tablet and desktop sizes in both
-orientations, the legend, the attribution, geolocation, axe-core, and the offline start.
+orientations, marker labels that never overlap, the legend, the attribution, geolocation,
+axe-core, and the offline start.
 
 Imported by test_map.py, which passes itself as `t` (its check/settle/wait_for/screenshot
 helpers and its failure list), so every check lands in the one report.
@@ -59,6 +60,21 @@ for (const el of document.querySelectorAll('.ann[data-id]')) {
 return best ? best[1] : null;
 """
 
+# Marker collision: the whole labels on screen (not dots) overlap none of each other; dots still
+# count as markers (the set check of settle covers every station).
+OVERLAP_JS = """
+const boxes = [...document.querySelectorAll('.leaflet-marker-pane .ann[data-id]')].map((el) => [el, el.getBoundingClientRect()])
+  .filter(([el, b]) => b.right > 0 && b.bottom > 0 && b.left < innerWidth && b.top < innerHeight);
+const whole = boxes.filter(([el]) => !el.classList.contains('dot'));
+const pairs = [];
+for (let i = 0; i < whole.length; i++) for (let j = i + 1; j < whole.length; j++) {
+  const a = whole[i][1], b = whole[j][1];
+  if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+    pairs.push([whole[i][0].dataset.id, whole[j][0].dataset.id]);
+}
+return {whole: whole.length, dots: boxes.length - whole.length, pairs: pairs.slice(0, 5), overlapping: pairs.length};
+"""
+
 POPUP_BOX_JS = """
 const p = document.querySelector('.leaflet-popup');
 if (!p || !p.querySelector('.callout-body dd')) return null;
@@ -96,6 +112,9 @@ def run_layout(t, driver, args, fixtures, names):
         t.check(bool(g["attribution"]) and g["attribution"]["right"] <= width and g["attribution"]["bottom"] <= height
                 and all(s in g["attributionText"] for s in ("Leaflet", "GSHHG", "LGPL", "Natural Earth", "GeoNames")),
                 f"{label}: the attribution is on screen: {g['attributionText']!r}")
+        o = driver.execute_script(OVERLAP_JS)
+        t.check(o["overlapping"] == 0 and o["whole"] > 0,
+                f"{label}: no two marker labels overlap ({o['whole']} labels, {o['dots']} dots, overlapping {o['overlapping']}: {o['pairs']})")
         t.screenshot(driver, args.screenshots, f"layout-{label}-start")
         # The other panel state: controls still clear, no overflow; phones: a sheet under 2/3 of the screen.
         driver.find_element(By.ID, "panel-toggle").click()
@@ -165,6 +184,32 @@ def run_detail_fits(t, driver, args, label, width):
         driver.save_screenshot(os.path.join(args.docs_dir, f"web-map-{label}-detail.png"))
         t.shrink_png(os.path.join(args.docs_dir, f"web-map-{label}-detail.png"))
     driver.find_element(By.CSS_SELECTOR, "#detail .close").click()
+    run_list_icons(t, driver, args, label, width)
+
+
+def run_list_icons(t, driver, args, label, width):
+    """Weather icons in the panel's lists: a `starred` frame whose days carry `icon` (as a feed with
+    icons gives them) draws one icon per favorite, inside the panel at phone width; the page's own
+    list comes back after."""
+    before = driver.execute_script("return window.isobar.favorites;")
+    if driver.execute_script("return document.getElementById('panel').dataset.open") != "true":
+        driver.find_element(By.ID, "panel-toggle").click()
+    driver.execute_script("""
+      const day = (title, icon) => ({title, icon, details: [{label: 'Temperature', value: title}]});
+      window.isobar.receive({type: 'starred', reason: 'added', field: 'temperature', units: 'imperial', windUnit: 'mph', locale: 'en', count: 2,
+        items: [{id: 'K1D3', known: true, name: 'PLATTE', coordinate: {latitude: 43.40332, longitude: -98.82952}, today: day('46°', 'snow'), tomorrow: day('41°', 'cloudy')},
+                {id: 'KDEN', known: true, name: 'DENVER', coordinate: {latitude: 39.85, longitude: -104.66}, today: day('50°', 'partly-cloudy-day'), tomorrow: null}]});""")
+    shown = driver.execute_script("""
+      const rows = [...document.querySelectorAll('#favorites li')];
+      const panel = document.getElementById('panel').getBoundingClientRect();
+      return {icons: rows.map((li) => (li.querySelector('svg.wx-icon') || {dataset: {}}).dataset.icon || null),
+              inside: rows.every((li) => { const b = li.getBoundingClientRect(); return b.left >= panel.left && b.right <= panel.right; }),
+              doc: document.documentElement.scrollWidth};""")
+    t.check(shown["icons"] == ["snow", "partly-cloudy-day"] and shown["inside"] and shown["doc"] == width,
+            f"{label}: favorites drawn with their weather icons inside the panel ({shown})")
+    t.screenshot(driver, args.screenshots, f"layout-{label}-list-icons")
+    if before:
+        driver.execute_script("window.isobar.receive(arguments[0]);", before)
 
 
 def inject_forecast(driver):

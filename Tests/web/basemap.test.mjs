@@ -1,10 +1,11 @@
 // The basemap data the page draws (Web/coast.json from GSHHG by scripts/make-coast.py,
 // Web/states.json from Natural Earth by scripts/make-states.py): small enough for a phone, closed
-// rings, the big lakes and the coast where they are, and the style of each kind in both map styles.
+// rings, the big lakes and the coast where they are, and the style of each kind in both map styles;
+// and the marker collision rule the map applies over it (declutter).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, statSync } from "node:fs";
-import { COAST_STYLES, basemapStyle } from "../../Web/map.mjs";
+import { COAST_STYLES, basemapStyle, declutter } from "../../Web/map.mjs";
 
 const coastURL = new URL("../../Web/coast.json", import.meta.url);
 const coast = JSON.parse(readFileSync(coastURL, "utf8"));
@@ -80,4 +81,27 @@ test("basemap styles: each kind its own style in the light and the dark map, sta
   const states = { light: { color: "#a" }, dark: { color: "#b" } };
   assert.equal(basemapStyle(states, "dark", { properties: { name: "Utah" } }), states.dark);
   assert.equal(basemapStyle(states, "sepia", { properties: {} }), states.light);
+});
+
+test("marker collision: a label that would overlap one placed before it is a dot; clusters and the selected first", () => {
+  const box = (id, x, y, keep = false) => ({ id, x, y, w: 40, h: 24, keep });
+  // a and b overlap (10 px apart), c is clear of both, d touches c's edge with less than the 1 px gap.
+  assert.deepEqual([...declutter([box("a", 0, 0), box("b", 10, 0), box("c", 100, 0), box("d", 140.5, 0)])], ["b", "d"]);
+  // Exactly 41 px apart (width plus the gap): both drawn.
+  assert.deepEqual([...declutter([box("a", 0, 0), box("b", 41, 0)])], []);
+  // Vertically: 24 px tall, 25 px apart is clear, 20 px is not.
+  assert.deepEqual([...declutter([box("a", 0, 0), box("b", 0, 25), box("c", 0, 45)])], ["c"]);
+  // A kept box (a cluster, the selected station) is placed first whatever its order, never a dot.
+  assert.deepEqual([...declutter([box("a", 0, 0), box("b", 10, 0, true), box("c", 20, 0, true)])], ["a"]);
+  // The same boxes, the same dots; no boxes, none.
+  const many = Array.from({ length: 200 }, (_, i) => box(`s${i}`, (i * 37) % 300, (i * 53) % 200));
+  assert.deepEqual([...declutter(many)], [...declutter(many)]);
+  assert.equal(declutter([]).size, 0);
+  // No two drawn boxes overlap.
+  const dots = declutter(many);
+  const drawn = many.filter((b) => !dots.has(b.id));
+  for (const a of drawn) for (const b of drawn) {
+    if (a !== b) assert.ok(Math.abs(a.x - b.x) >= 41 || Math.abs(a.y - b.y) >= 25, `${a.id} and ${b.id} overlap`);
+  }
+  assert.ok(drawn.length > 20 && dots.size > 20, `${drawn.length} drawn, ${dots.size} dots`);
 });
