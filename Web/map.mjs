@@ -223,6 +223,14 @@ export function createMapView(ctx) {
         alt: a.subtitle || a.id,
       });
       marker.on("click", () => ctx.onMarkerClick(a.id));
+      // Leaflet 1.6 makes a marker focusable (keyboard: true) but opens only a bound popup on
+      // Enter; the callout is the page's own, so Enter or Space on a focused marker opens it here.
+      marker.on("keypress", (e) => {
+        if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") {
+          e.originalEvent.preventDefault();
+          ctx.onMarkerClick(a.id);
+        }
+      });
       entry = { marker, html, lat, lon };
       markers.set(a.id, entry);
       markerLayer.addLayer(marker);

@@ -157,15 +157,15 @@ def run_layout(t, driver, args, fixtures, names):
             g3 = driver.execute_script(GEOMETRY_JS)
             no_overflow(t, g3, f"{label} callout open")
             t.screenshot(driver, args.screenshots, f"layout-{label}-callout")
-            if args.docs_dir and label != "1180x820":  # the README shows the brief's four
+            if args.docs_dir:
                 driver.save_screenshot(os.path.join(args.docs_dir, f"web-map-{label}.png"))
                 t.shrink_png(os.path.join(args.docs_dir, f"web-map-{label}.png"))
-            if width <= 560 and height > 500:
-                run_detail_fits(t, driver, args, label, width)
+            run_detail_fits(t, driver, args, label, width, height)
 
 
-def run_detail_fits(t, driver, args, label, width):
-    """The detail screen at phone width, with a forecast (icons, chart, daily rows): no overflow."""
+def run_detail_fits(t, driver, args, label, width, height):
+    """The detail screen with a forecast (icons, chart, daily rows) at each size: inside the
+    viewport, nothing scrolling sideways, clear of the zoom and location buttons."""
     driver.find_element(By.CSS_SELECTOR, ".leaflet-popup .detail-open").click()
     report = t.wait_for(driver, f"{label}: detail report", "return window.isobar.detail && window.isobar.detail.details ? window.isobar.detail : null;")
     if not report:
@@ -173,14 +173,19 @@ def run_detail_fits(t, driver, args, label, width):
     inject_forecast(driver)
     shown = driver.execute_script("""
         const d = document.getElementById('detail'); const b = d.getBoundingClientRect();
-        return {left: b.left, right: b.right, scroll: d.scrollWidth, client: d.clientWidth, doc: document.documentElement.scrollWidth,
-                chart: !!d.querySelector('svg.hourly-chart'), icons: d.querySelectorAll('svg.wx-icon').length,
-                days: d.querySelectorAll('.day-row').length};""")
-    t.check(shown["left"] >= 0 and shown["right"] <= width and shown["scroll"] <= shown["client"] and shown["doc"] == width
-            and shown["chart"] and shown["icons"] >= 3 and shown["days"] == 3,
-            f"{label}: the detail screen with chart, {shown['icons']} icons and {shown['days']} days fits {width} px ({shown})")
+        const chart = d.querySelector('svg.hourly-chart'); const c = chart ? chart.getBoundingClientRect() : null;
+        const buttons = [...document.querySelectorAll('.leaflet-control-zoom, .locate-control')].map((el) => el.getBoundingClientRect());
+        const covers = buttons.some((r) => !(b.right <= r.left || b.left >= r.right || b.bottom <= r.top || b.top >= r.bottom));
+        return {left: b.left, right: b.right, top: b.top, bottom: b.bottom, scroll: d.scrollWidth, client: d.clientWidth,
+                doc: document.documentElement.scrollWidth, docHeight: document.documentElement.scrollHeight,
+                chart: !!c && c.left >= b.left && c.right <= b.right, icons: d.querySelectorAll('svg.wx-icon').length,
+                days: d.querySelectorAll('.day-row').length, coversButtons: covers};""")
+    t.check(shown["left"] >= 0 and shown["right"] <= width and shown["top"] >= 0 and shown["bottom"] <= height
+            and shown["scroll"] <= shown["client"] and shown["doc"] == width and shown["docHeight"] == height
+            and shown["chart"] and shown["icons"] >= 3 and shown["days"] == 3 and (width <= 560 or height <= 500 or not shown["coversButtons"]),
+            f"{label}: the detail screen with chart, {shown['icons']} icons and {shown['days']} days fits {width}x{height} ({shown})")
     t.screenshot(driver, args.screenshots, f"layout-{label}-detail")
-    if args.docs_dir:
+    if args.docs_dir and label in ("390x844", "1280x900"):
         driver.save_screenshot(os.path.join(args.docs_dir, f"web-map-{label}-detail.png"))
         t.shrink_png(os.path.join(args.docs_dir, f"web-map-{label}-detail.png"))
     driver.find_element(By.CSS_SELECTOR, "#detail .close").click()
@@ -264,8 +269,9 @@ def run_geolocation(t, driver, args, fixtures):
 
 
 def run_axe(t, driver, args, fixtures, axe_dir):
-    """axe-core (from PyPI's axe-selenium-python) on the page with the panel open, a callout and the
-    detail screen: no serious or critical violation."""
+    """axe-core (from PyPI's axe-selenium-python) at 1280x900 and 390x844 on the page with the panel
+    open, then with a callout open, the detail screen with a forecast, and the About dialog: no
+    serious or critical violation in any. Then the keyboard: Tab alone reaches every control."""
     if axe_dir:
         sys.path.insert(0, axe_dir)
     try:
@@ -273,29 +279,82 @@ def run_axe(t, driver, args, fixtures, axe_dir):
     except ImportError:
         t.check(False, "axe: axe-selenium-python is not installed (scripts/checks/browser.sh installs it)")
         return
-    for width, height in ((1280, 900), (390, 844)):
-        t.set_viewport_size(driver, width, height)
-        driver.get(args.url)
-        t.settle(driver, fixtures, f"axe {width}x{height}: loaded", clustered=True)
-        if driver.execute_script("return document.getElementById('panel').dataset.open") != "true":
-            driver.find_element(By.ID, "panel-toggle").click()
+
+    def audit(label):
         axe = Axe(driver)
         axe.inject()
         results = axe.run()
         bad = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
-        t.check(not bad, f"axe {width}x{height}: no serious or critical violation "
+        t.check(not bad, f"axe {label}: no serious or critical violation "
                          f"({[(v['id'], v['impact'], len(v['nodes']), v['nodes'][0]['target']) for v in bad]}; "
                          f"{len(results['violations'])} lesser: {[v['id'] for v in results['violations'] if v not in bad]})")
-    # Keyboard: Tab reaches the panel's controls and the map's buttons.
-    reached = driver.execute_script("""
-        const want = ['panel-toggle', 'search', 'nearest'];
-        const focusable = [...document.querySelectorAll('a[href], button, input, [tabindex]:not([tabindex="-1"]), summary')]
-          .filter((el) => el.offsetParent !== null && !el.disabled);
-        return {ids: focusable.map((el) => el.id).filter(Boolean), count: focusable.length,
-                zoom: focusable.some((el) => el.classList.contains('leaflet-control-zoom-in')),
-                locate: focusable.some((el) => el.classList.contains('locate-button'))};""")
-    t.check(all(i in reached["ids"] for i in ("panel-toggle", "search", "nearest", "about-open")) and reached["zoom"] and reached["locate"],
-            f"keyboard: the panel, zoom, location and about controls are focusable ({reached['count']} focusable)")
+
+    for width, height in ((1280, 900), (390, 844)):
+        size = f"{width}x{height}"
+        t.set_viewport_size(driver, width, height)
+        driver.get(args.url)
+        t.settle(driver, fixtures, f"axe {size}: loaded", clustered=True)
+        if driver.execute_script("return document.getElementById('panel').dataset.open") != "true":
+            driver.find_element(By.ID, "panel-toggle").click()
+        audit(f"{size} panel open")
+        station = driver.execute_script(TAPPABLE_JS)
+        if station:
+            driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
+            if t.wait_for(driver, f"axe {size}: callout open", f"return (() => {{ {POPUP_BOX_JS} }})();"):
+                audit(f"{size} callout open")
+                driver.find_element(By.CSS_SELECTOR, ".leaflet-popup .detail-open").click()
+                if t.wait_for(driver, f"axe {size}: detail", "return window.isobar.detail && window.isobar.detail.details ? true : null;"):
+                    inject_forecast(driver)
+                    audit(f"{size} detail with forecast")
+                    driver.find_element(By.CSS_SELECTOR, "#detail .close").click()
+        if driver.execute_script("return document.getElementById('panel').dataset.open") != "true":
+            driver.find_element(By.ID, "panel-toggle").click()
+        driver.find_element(By.ID, "about-open").click()
+        about = t.wait_for(driver, f"axe {size}: About open", "const d = document.getElementById('about'); return d.open ? d.textContent : null;")
+        missing = [s for s in ("GeoNames", "CC BY 4.0", "GSHHG", "LGPL", "Natural Earth", "Leaflet", "today.json") if s not in (about or "")]
+        t.check(bool(about) and not missing,
+                f"{size}: About names the data sources loaded (the feed's URL, GeoNames, GSHHG, Natural Earth, Leaflet) and their licences "
+                f"(missing {missing}: {about and about[:400]!r})")
+        audit(f"{size} About dialog")
+        driver.find_element(By.CSS_SELECTOR, "#about .close").click()
+    run_keyboard(t, driver, args, fixtures)
+
+
+def run_keyboard(t, driver, args, fixtures):
+    """Tab alone, from the top of the page at 1280x900, reaches every control: the zoom and location
+    buttons, a station marker, the legend, each toggle button, the search box, nearest and About;
+    Enter on a focused marker opens its callout."""
+    t.set_viewport_size(driver, 1280, 900)
+    driver.get(args.url)
+    t.settle(driver, fixtures, "keyboard: loaded", clustered=True)
+    driver.execute_script("""window.__focused = [];
+      document.addEventListener('focusin', (e) => { const el = e.target;
+        window.__focused.push(el.id || el.dataset.value || el.dataset.id || (el.querySelector && el.querySelector('[data-id]') ? 'marker:' + el.querySelector('[data-id]').dataset.id : '')
+          || el.className || el.tagName); });
+      document.activeElement && document.activeElement.blur();""")
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    markers = driver.execute_script("return document.querySelectorAll('.leaflet-marker-icon[tabindex]').length")
+    chain = ActionChains(driver)
+    for _ in range(markers + 60):
+        chain.send_keys(Keys.TAB)
+    chain.perform()
+    focused = driver.execute_script("return window.__focused;")
+    toggles = driver.execute_script("return [...document.querySelectorAll('#panel [data-control] button')].map((b) => b.dataset.value);")
+    want = ["leaflet-control-zoom-in", "leaflet-control-zoom-out", "locate-button", "panel-toggle", "search", "nearest", "about-open"] + toggles
+    missing = [w for w in want if not any(w == f or w in f.split() for f in focused)]
+    legend = any("legend" in f.lower() or f == "SUMMARY" for f in focused)
+    marker = next((f for f in focused if f.startswith("marker:")), None)
+    t.check(not missing and legend and marker, f"keyboard: Tab reaches every control ({len(focused)} stops; missing {missing}, legend {legend}, marker {marker})")
+    # Enter on a focused station marker opens its callout.
+    target = driver.execute_script("""const m = [...document.querySelectorAll('.leaflet-marker-icon[tabindex]')]
+        .find((el) => el.querySelector('.ann[data-id]:not(.cluster)')); if (!m) return null; m.focus(); return m.querySelector('[data-id]').dataset.id;""")
+    if target:
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        opened = t.wait_for(driver, "keyboard: Enter opens the callout", f"const p = document.querySelector('.leaflet-popup'); return p && window.isobar.state.selected === {json.dumps(target)} ? true : null;")
+        t.check(bool(opened), f"keyboard: Enter on the focused marker {target} opens its callout")
+    else:
+        t.check(False, "keyboard: no station marker to focus")
 
 
 def wait_signal(t, directory, name, timeout=60):

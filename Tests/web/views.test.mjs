@@ -7,7 +7,7 @@ import { viewportMessage, fittingLimit, nearestMessage, searchMessage, socketURL
   placeRegion, compassBearing, samePoint } from "../../Web/client.mjs";
 import { ICONS, iconSVG } from "../../Web/icons.mjs";
 import { pointValues, displayZone, clock, hourlyChartSVG, dailyRowsHTML } from "../../Web/forecast.mjs";
-import { feedLabels } from "../../Web/about.mjs";
+import { feedLabels, mergeFeeds, FEEDS_KEPT } from "../../Web/about.mjs";
 import { hitRow, favoriteRow, placeRow, rowIcon, ROW_ICON } from "../../Web/rows.mjs";
 
 test("the viewport message: unwrapped bounds normalised, spans clamped, presentation keys, limit", () => {
@@ -149,4 +149,18 @@ test("list rows draw the answer's weather icon (search hits, favorites, the near
     `<span class="name">Seoul</span><span class="id">place</span><span class="title">South Korea</span>`);
   assert.equal(rowIcon("fog", "en"), `<span class="wx">${iconSVG("fog", 24, "en")}</span>`);
   assert.equal(rowIcon(null, "en"), "");
+});
+
+test("About's feed URLs: each status's url first, several split on ' + ', kept to 8, a held status (no url) changes nothing", () => {
+  const a = "http://127.0.0.1:8089/today.json";
+  const b = "http://127.0.0.1:8089/tomorrow.json";
+  assert.deepEqual(mergeFeeds([], { type: "status", state: "ok", url: a }), [a]);
+  assert.deepEqual(mergeFeeds([a], { type: "status", state: "unchanged", url: `${b} + ${a}` }), [b, a]);
+  assert.deepEqual(mergeFeeds([a, b], { type: "status", state: "ok", url: b }), [b, a]);
+  const known = [a, b];
+  assert.equal(mergeFeeds(known, { type: "status", state: "held", url: "", reason: "shrunk" }), known);
+  assert.equal(mergeFeeds(known, { type: "status", state: "ok" }), known);
+  const many = Array.from({ length: 12 }, (_, i) => `http://feed/${i}`).reduce((k, u) => mergeFeeds(k, { url: u }), []);
+  assert.equal(many.length, FEEDS_KEPT);
+  assert.deepEqual(many.slice(0, 2), ["http://feed/11", "http://feed/10"]);
 });
