@@ -125,11 +125,13 @@ export function createMapView(ctx) {
     .catch((e) => console.warn("isobar: basemap incomplete", e));
 
   // Place labels (GeoNames, Web/places.json): at each zoom only places big enough to matter there,
-  // at most PLACE_LABELS of them in view, drawn under the markers and never clickable.
+  // at most PLACE_LABELS of them in view, drawn under the markers and never clickable; a label a
+  // station marker would cover (cut to "San Fra") is hidden instead (relabel).
   map.createPane("places").style.zIndex = 350;
   map.getPane("places").style.pointerEvents = "none";
   const placeLayer = L.layerGroup().addTo(map);
   let places = [];
+  let placeLabels = []; // the L.marker of each label drawn, most populous first
   fetch("web/places.json")
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`places.json: HTTP ${r.status}`))))
     .then((rows) => {
@@ -140,6 +142,7 @@ export function createMapView(ctx) {
 
   function drawPlaces() {
     placeLayer.clearLayers();
+    placeLabels = [];
     const zoom = map.getZoom();
     const minimum = placeMinimum(zoom);
     const bounds = map.getBounds();
@@ -149,11 +152,12 @@ export function createMapView(ctx) {
       const at = L.latLng(lat, nearLongitude(lon));
       if (!bounds.contains(at)) continue;
       shown += 1;
-      L.marker(at, {
+      placeLabels.push(L.marker(at, {
         pane: "places", interactive: false, keyboard: false,
         icon: L.divIcon({ className: "place-label", html: `<span>${escapeHTML(name)}</span>`, iconSize: null }),
-      }).addTo(placeLayer);
+      }).addTo(placeLayer));
     }
+    relabel();
   }
   map.on("moveend", drawPlaces);
 
@@ -272,7 +276,8 @@ export function createMapView(ctx) {
 
   /// Draws the labels that would overlap another as dots (declutter): clusters and the selected
   /// station first, then stations by id, so the same view always shows the same labels. A label's
-  /// size is measured whole (before it is made a dot) each time its HTML is drawn anew.
+  /// size is measured whole (before it is made a dot) each time its HTML is drawn anew. Then hides
+  /// the place labels that a station or an earlier (more populous) place label would cover.
   function relabel() {
     const boxes = [];
     for (const [id, entry] of markers) {
@@ -280,7 +285,8 @@ export function createMapView(ctx) {
       if (!el) continue;
       if (entry.size === undefined || entry.sizeOf !== el) {
         el.classList.remove("dot");
-        entry.size = [el.offsetWidth, el.offsetHeight];
+        const r = el.getBoundingClientRect(); // fractional px (offsetWidth rounds)
+        entry.size = [r.width, r.height];
         entry.sizeOf = el;
       }
       const p = map.latLngToLayerPoint(entry.marker.getLatLng());
@@ -295,6 +301,20 @@ export function createMapView(ctx) {
         b.entry.marker.setZIndexOffset(dot ? -1000 : 0);
       }
     }
+    // Place labels go where no station (label or dot) is: the stations are placed first, whole.
+    const DOT = 12;
+    const occupied = boxes.map((b) => (dots.has(b.id) ? { ...b, w: DOT, h: DOT, keep: true } : { ...b, keep: true }));
+    const labels = [];
+    placeLabels.forEach((m, i) => {
+      const span = m.getElement()?.firstElementChild;
+      if (!span) return;
+      const p = map.latLngToLayerPoint(m.getLatLng());
+      const r = span.getBoundingClientRect();
+      labels.push({ id: `place:${i}`, x: p.x, y: p.y, w: r.width, h: r.height, keep: false, el: m.getElement() });
+    });
+    // 2 px apart: Leaflet rounds each marker's position to a whole pixel.
+    const covered = declutter([...occupied, ...labels], 2);
+    for (const l of labels) l.el.classList.toggle("covered", covered.has(l.id));
   }
   map.on("zoomend", relabel);
 

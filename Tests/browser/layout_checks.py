@@ -10,6 +10,7 @@ import os
 import sys
 import time
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 SIZES = [(1280, 900), (820, 1180), (1180, 820), (390, 844), (844, 390)]
@@ -72,7 +73,13 @@ for (let i = 0; i < whole.length; i++) for (let j = i + 1; j < whole.length; j++
   if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
     pairs.push([whole[i][0].dataset.id, whole[j][0].dataset.id]);
 }
-return {whole: whole.length, dots: boxes.length - whole.length, pairs: pairs.slice(0, 5), overlapping: pairs.length};
+const places = [...document.querySelectorAll('.place-label:not(.covered) span')].map((el) => [el, el.getBoundingClientRect()])
+  .filter(([el, b]) => b.right > 0 && b.bottom > 0 && b.left < innerWidth && b.top < innerHeight);
+const under = [];
+for (const [p, a] of places) for (const [el, b] of boxes)
+  if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) under.push([p.textContent, el.dataset.id]);
+return {whole: whole.length, dots: boxes.length - whole.length, pairs: pairs.slice(0, 5), overlapping: pairs.length,
+        places: places.map(([el]) => el.textContent), under: under.slice(0, 5), placesUnder: under.length};
 """
 
 POPUP_BOX_JS = """
@@ -85,6 +92,18 @@ const controls = [...document.querySelectorAll('.leaflet-control-zoom, .locate-c
 return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, overlapsPanel: overlaps(panel), overlapsControls: controls.some(overlaps),
         panel: [panel.left, panel.top, panel.right, panel.bottom], inner: [innerWidth, innerHeight]};
 """
+
+
+def click_marker(driver, station, tries=3):
+    """Clicks a station's marker; a frame that redraws it between the find and the click (the
+    sample feed drifts every 30 s) makes the element stale: find it again."""
+    for attempt in range(tries):
+        try:
+            driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
+            return
+        except StaleElementReferenceException:
+            if attempt == tries - 1:
+                raise
 
 
 def no_overflow(t, g, label):
@@ -115,6 +134,8 @@ def run_layout(t, driver, args, fixtures, names):
         o = driver.execute_script(OVERLAP_JS)
         t.check(o["overlapping"] == 0 and o["whole"] > 0,
                 f"{label}: no two marker labels overlap ({o['whole']} labels, {o['dots']} dots, overlapping {o['overlapping']}: {o['pairs']})")
+        t.check(o["placesUnder"] == 0 and (o["places"] or width < 1000),
+                f"{label}: place labels shown only where no station marker covers them ({o['places']}; under markers {o['placesUnder']}: {o['under']})")
         t.screenshot(driver, args.screenshots, f"layout-{label}-start")
         # The other panel state: controls still clear, no overflow; phones: a sheet under 2/3 of the screen.
         driver.find_element(By.ID, "panel-toggle").click()
@@ -147,7 +168,7 @@ def run_layout(t, driver, args, fixtures, names):
             station = driver.execute_script(TAPPABLE_JS)
         t.check(bool(station), f"{label}: a station marker to tap ({station})")
         if station:
-            driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
+            click_marker(driver, station)
             box = t.wait_for(driver, f"{label}: callout open", f"return (() => {{ {POPUP_BOX_JS} }})();")
             time.sleep(0.6)  # the autopan animation
             box = driver.execute_script(POPUP_BOX_JS)
@@ -299,7 +320,7 @@ def run_axe(t, driver, args, fixtures, axe_dir):
         audit(f"{size} panel open")
         station = driver.execute_script(TAPPABLE_JS)
         if station:
-            driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
+            click_marker(driver, station)
             if t.wait_for(driver, f"axe {size}: callout open", f"return (() => {{ {POPUP_BOX_JS} }})();"):
                 audit(f"{size} callout open")
                 driver.find_element(By.CSS_SELECTOR, ".leaflet-popup .detail-open").click()
