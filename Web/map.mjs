@@ -346,7 +346,7 @@ export function legendHTML(field, units, t) {
     scale = `<ul class="legend-scale" aria-label="${escapeHTML(t("temperature"))} ${unit}">` + TEMPERATURE_BANDS.map(([cls, upper]) => {
       const text = lower === null ? `< ${show(upper)}` : upper === Infinity ? `≥ ${show(lower)}` : `${show(lower)}–${show(upper)}`;
       lower = upper;
-      return `<li><span class="swatch ann ${cls}"></span>${text}</li>`;
+      return `<li><span class="swatch ann ${cls}"></span>${escapeHTML(text)}</li>`;
     }).join("") + `</ul><div class="legend-unit">${escapeHTML(t("temperature"))}, ${unit}</div>`;
   } else if (field === "precipitation") {
     scale = `<ul class="legend-scale">` + [0, 30, 60, 100].map((p) =>

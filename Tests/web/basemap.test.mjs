@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, statSync } from "node:fs";
-import { COAST_STYLES, basemapStyle, declutter } from "../../Web/map.mjs";
+import { COAST_STYLES, basemapStyle, declutter, legendHTML } from "../../Web/map.mjs";
 
 const coastURL = new URL("../../Web/coast.json", import.meta.url);
 const coast = JSON.parse(readFileSync(coastURL, "utf8"));
@@ -104,4 +104,25 @@ test("marker collision: a label that would overlap one placed before it is a dot
     if (a !== b) assert.ok(Math.abs(a.x - b.x) >= 41 || Math.abs(a.y - b.y) >= 25, `${a.id} and ${b.id} overlap`);
   }
   assert.ok(drawn.length > 20 && dots.size > 20, `${drawn.length} drawn, ${dots.size} dots`);
+});
+
+test("the legend for each field: the colour scale with its unit, the precipitation fill, the wind arrow and calm; clusters, dots, unknown and stale in all", () => {
+  const t = (k) => k;
+  const f = legendHTML("temperature", "imperial", t);
+  assert.deepEqual([...f.matchAll(/<span class="swatch ann (t-[a-z]+)"><\/span>([^<]+)<\/li>/g)].map((m) => [m[1], m[2]]),
+    [["t-frigid", "&lt; 20"], ["t-cold", "20–40"], ["t-cool", "40–55"], ["t-mild", "55–70"], ["t-warm", "70–85"], ["t-hot", "≥ 85"]]);
+  assert.match(f, /<div class="legend-unit">temperature, °F<\/div>/);
+  const c = legendHTML("temperature", "metric", t);
+  assert.deepEqual([...c.matchAll(/<\/span>([^<]+)<\/li>/g)].slice(0, 6).map((m) => m[1]), ["&lt; -7", "-7–4", "4–13", "13–21", "21–29", "≥ 29"]);
+  assert.match(c, /temperature, °C/);
+  const p = legendHTML("precipitation", "imperial", t);
+  assert.deepEqual([...p.matchAll(/style="--p:(\d+)%"><\/span>(\d+)%/g)].map((m) => [m[1], m[2]]), [["0", "0"], ["30", "30"], ["60", "60"], ["100", "100"]]);
+  assert.match(p, /legendPrecip/);
+  const w = legendHTML("wind", "knots", t);
+  assert.match(w, /class="arrow" style="transform:rotate\(90deg\)">↑<\/span><\/span>legendWindArrow/);
+  assert.match(w, /<span class="swatch ann wind calm">calm<\/span>legendCalm/);
+  for (const html of [f, c, p, w]) {
+    for (const key of ["legendCluster", "legendDot", "legendUnknown", "legendStale"]) assert.ok(html.includes(key), key);
+    assert.match(html, /<span class="swatch ann stale temp t-mild">46°<\/span>/);
+  }
 });
