@@ -251,7 +251,10 @@ def inject_forecast(driver):
       const daily = ['rain', 'snow', 'clear-day'].map((icon, i) => ({time: start + i * 86400, label: 'd' + i, icon, summary: icon,
         details: [{label: 'Minimum', value: (30 + i) + '.0 °F'}, {label: 'Maximum', value: (45 + i) + '.5 °F'},
           {label: 'Chance of precipitation', value: (60 - 20 * i) + ' %'}]}));
-      window.isobar.receive(Object.assign({}, d, {icon: 'rain', timeZone: 'America/Denver', hourly, daily}));""")
+      // The US zone of the station's longitude (the sample feed is the lower 48), as a feed would name it.
+      const lon = d.coordinate ? d.coordinate.longitude : -105;
+      const timeZone = lon < -114 ? 'America/Los_Angeles' : lon < -101.5 ? 'America/Denver' : lon < -86 ? 'America/Chicago' : 'America/New_York';
+      window.isobar.receive(Object.assign({}, d, {icon: 'rain', timeZone, hourly, daily}));""")
 
 
 def run_geolocation(t, driver, args, fixtures):
