@@ -1,6 +1,6 @@
 // Isobar web map: one page, ES modules served as they are (no build step). Speaks the client
 // contract of PROTOCOL.md over the gateway's WebSocket (/ws), draws the annotations it holds on a
-// Leaflet map of Natural Earth outlines, and exposes its state as window.isobar for tests.
+// Leaflet map of GSHHG coasts, lakes and borders, and exposes its state as window.isobar for tests.
 // This module wires the pure client (client.mjs) to the views (map, panel, callout, detail,
 // find, locate, about) and the offline keeping (offline.mjs).
 import { Client, UNIT_CHOICES, viewportMessage, fittingLimit, socketURL } from "./client.mjs";

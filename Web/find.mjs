@@ -4,6 +4,7 @@
 // gives the weather there) and favorites (`favorite` -> `starred`).
 import { escapeHTML } from "./i18n.mjs";
 import { searchMessage, nearestMessage, geocodeMessage, reverseMessage, placeRegion, compassBearing, samePoint } from "./client.mjs";
+import { hitRow, placeRow, favoriteRow, rowIcon } from "./rows.mjs";
 
 const L = globalThis.L;
 const SEARCH_DEBOUNCE_MS = 250;
@@ -92,6 +93,7 @@ export function createFind(ctx) {
     const li = document.createElement("li");
     li.dataset.id = id;
     li.innerHTML = inner;
+    if (li.querySelector(".wx")) li.classList.add("has-icon");
     if (go) {
       li.tabIndex = 0;
       li.addEventListener("click", go);
@@ -129,10 +131,7 @@ export function createFind(ctx) {
   /// One list: the places first (a click centres the map on the place and pins it), then the stations.
   function renderFound() {
     const places = ((found.places && found.places.results) || []).map((p) => {
-      const li = listItem(`place:${p.id}`, `<span class="name">${escapeHTML(p.name)}</span>` +
-        `<span class="id">${escapeHTML(t("placeKind"))}</span>` +
-        `<span class="title">${escapeHTML(placeRegion(p) || "–")}</span>`,
-      () => goToPlace(p));
+      const li = listItem(`place:${p.id}`, placeRow(p, t("placeKind")), () => goToPlace(p));
       li.classList.add("place");
       li.dataset.place = String(p.id);
       return li;
@@ -140,11 +139,7 @@ export function createFind(ctx) {
     const m = found.stations;
     if (!m && !places.length) return;
     const items = ((m && m.hits) || []).map((h) => {
-      const li = listItem(h.id, `<span class="name">${escapeHTML(h.name || h.id)}</span>` +
-        `<span class="id">${escapeHTML(h.id)}</span>` +
-        `<span class="title">${escapeHTML(h.title || "–")}</span>` +
-        `<span class="match m-${escapeHTML(h.match || "")}">${escapeHTML(h.match || "")}</span>`,
-      () => goTo(h.id, h.coordinate, h.name));
+      const li = listItem(h.id, hitRow(h, ctx.settings.locale), () => goTo(h.id, h.coordinate, h.name));
       li.dataset.match = h.match || "";
       return li;
     });
@@ -174,10 +169,7 @@ export function createFind(ctx) {
         li.className = "unknown";
         return li;
       }
-      return listItem(item.id, `<span class="name">${escapeHTML(item.name || item.id)}</span>` +
-        `<span class="id">${escapeHTML(item.id)}</span>` +
-        `<span class="title">${escapeHTML((day && day.title) || "–")}</span>`,
-      () => goTo(item.id, item.coordinate, item.name));
+      return listItem(item.id, favoriteRow(item, day, ctx.settings.locale), () => goTo(item.id, item.coordinate, item.name));
     });
     if (!rows.length) rows.push(emptyItem(t("noFavorites")));
     favoritesList.replaceChildren(...rows);
@@ -250,7 +242,7 @@ export function createFind(ctx) {
     if (s && !s.id) weather = `<span class="pin-weather">${escapeHTML(t("noPlace"))}</span>`;
     else if (s) {
       const details = (s.details || []).map((d) => `<li><span class="label">${escapeHTML(d.label)}</span> ${escapeHTML(d.value)}</li>`).join("");
-      weather = `<span class="pin-weather">${escapeHTML(t("weatherFrom"))} <a href="#" class="pin-station">${escapeHTML(s.title || s.id)}</a> ` +
+      weather = `<span class="pin-weather">${rowIcon(s.icon, ctx.settings.locale)}${escapeHTML(t("weatherFrom"))} <a href="#" class="pin-station">${escapeHTML(s.title || s.id)}</a> ` +
         `(${escapeHTML(s.id)}, ${typeof s.distanceKm === "number" ? s.distanceKm.toFixed(1) : "?"} km)</span><ul class="pin-details">${details}</ul>`;
     }
     const body = document.createElement("div");
@@ -290,7 +282,7 @@ export function createFind(ctx) {
     const bearing = typeof m.bearing === "number" ? m.bearing : 0;
     const point = m.point;
     const c = m.coordinate;
-    placeLine.innerHTML = `${escapeHTML(t("nearestTo"))}: <a href="#" class="name">${escapeHTML(m.title || m.id)}</a> ` +
+    placeLine.innerHTML = `${rowIcon(m.icon, ctx.settings.locale)}${escapeHTML(t("nearestTo"))}: <a href="#" class="name">${escapeHTML(m.title || m.id)}</a> ` +
       `<span class="id">${escapeHTML(m.id)}</span> · <span class="distance">${km} km</span> · ` +
       `<span class="bearing">${compassBearing(bearing)}</span>`;
     placeLine.querySelector("a").addEventListener("click", (e) => {

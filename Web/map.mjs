@@ -1,6 +1,6 @@
-// The map view: Leaflet with the Natural Earth outlines in a light or dark style, the annotations
-// as markers (temperature colours, wind arrows, precipitation fill, clusters, stale faded), the
-// legend, and the "my location" control. Leaflet is the global L of Debian's leaflet.js.
+// The map view: Leaflet with the GSHHG coast, lakes and borders and Natural Earth's states in a
+// light or dark style, the annotations as markers (temperature colours, wind arrows,
+// precipitation fill, clusters, stale faded), the legend, and the "my location" control. Leaflet is the global L of Debian's leaflet.js.
 import { escapeHTML } from "./i18n.mjs";
 
 const L = globalThis.L;
@@ -24,10 +24,44 @@ const STATE_STYLES = {
   dark: { color: "#56636f", weight: 0.7, dashArray: "3 3", fill: false },
 };
 
-const STYLES = {
-  light: { color: "#7d8d9b", weight: 0.8, fillColor: "#f4f1e8", fillOpacity: 1 },
-  dark: { color: "#71808e", weight: 0.8, fillColor: "#2f3a45", fillOpacity: 1 },
+/// The GSHHG basemap (Web/coast.json): land filled over the sea colour with the coastline drawn,
+/// lakes in the sea colour over the land, national borders as solid lines. Each style is a
+/// function of the feature's `kind`, per map style.
+export const COAST_STYLES = {
+  light: {
+    land: { color: "#7d8d9b", weight: 0.8, fillColor: "#f4f1e8", fillOpacity: 1 },
+    lake: { color: "#7d8d9b", weight: 0.6, fillColor: "#c9dce8", fillOpacity: 1 },
+    border: { color: "#8c99a6", weight: 0.9, fill: false },
+  },
+  dark: {
+    land: { color: "#71808e", weight: 0.8, fillColor: "#2f3a45", fillOpacity: 1 },
+    lake: { color: "#71808e", weight: 0.6, fillColor: "#16212c", fillOpacity: 1 },
+    border: { color: "#84939f", weight: 0.9, fill: false },
+  },
 };
+
+/// The Leaflet style of a basemap feature in a map style: coast.json's by kind, states' as one.
+export function basemapStyle(styles, theme, feature) {
+  const set = styles[theme] || styles.light;
+  const kind = feature?.properties?.kind;
+  return kind && set[kind] ? set[kind] : set;
+}
+
+/// Marker collision: which labels to draw as dots so that no two drawn labels overlap. `boxes`
+/// are {id, x, y, w, h, keep} (centre and size in px) in priority order; `keep` ones (clusters,
+/// the selected station) are placed first and always drawn whole; every other box is drawn whole
+/// when it overlaps none placed before it, else as a dot (its station stays on the map, coloured,
+/// tappable: zoom in to read it). Greedy and deterministic: same boxes, same answer.
+export function declutter(boxes, gap = 1) {
+  const placed = [];
+  const dots = new Set();
+  const hits = (b) => placed.some((p) => Math.abs(p.x - b.x) * 2 < p.w + b.w + 2 * gap && Math.abs(p.y - b.y) * 2 < p.h + b.h + 2 * gap);
+  for (const b of [...boxes.filter((b) => b.keep), ...boxes.filter((b) => !b.keep)]) {
+    if (!b.keep && hits(b)) dots.add(b.id);
+    else placed.push(b);
+  }
+  return dots;
+}
 
 export function regionBounds(r) {
   return L.latLngBounds(
@@ -55,7 +89,8 @@ export function createMapView(ctx) {
   // Top left, away from the panel (top right on wide screens, bottom sheet on phones).
   L.control.zoom({ position: "topleft" }).addTo(map);
   map.attributionControl.setPrefix('<a href="https://leafletjs.com" rel="noopener">Leaflet</a> (BSD-2)');
-  map.attributionControl.addAttribution('Outlines: <a href="https://www.naturalearthdata.com" rel="noopener">Natural Earth</a> (public domain)');
+  map.attributionControl.addAttribution('Coast, lakes, borders: <a href="https://www.soest.hawaii.edu/pwessel/gshhg/" rel="noopener">GSHHG</a> (<a href="https://www.gnu.org/licenses/lgpl-3.0.html" rel="noopener">LGPL</a>)');
+  map.attributionControl.addAttribution('States: <a href="https://www.naturalearthdata.com" rel="noopener">Natural Earth</a> (public domain)');
   // Place labels, the search box's places and the pin's names are GeoNames data (CC BY 4.0).
   map.attributionControl.addAttribution('Places: <a href="https://www.geonames.org/" rel="noopener">GeoNames</a> (<a href="https://creativecommons.org/licenses/by/4.0/" rel="noopener">CC BY 4.0</a>)');
   map.fitBounds(regionBounds(INITIAL), { animate: false });
@@ -68,9 +103,9 @@ export function createMapView(ctx) {
   let worldOffset = 0;
   let theme = "light";
 
-  // Country outlines, then state and province borders over them (Web/states.json, Natural Earth
-  // 1:50m admin-1), each drawn three times (one world either side) so panning across the date
-  // line never shows an empty ocean.
+  // Land, lakes and national borders (Web/coast.json, GSHHG low resolution), then state and
+  // province borders over them (Web/states.json, Natural Earth 1:50m admin-1), each drawn three
+  // times (one world either side) so panning across the date line never shows an empty ocean.
   const loadLayer = (url, styles) => fetch(url)
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${url}: HTTP ${r.status}`))))
     .then((geojson) => {
@@ -79,22 +114,24 @@ export function createMapView(ctx) {
           pane: "basemap",
           renderer: basemapRenderer,
           interactive: false,
-          style: styles[theme],
+          style: (feature) => basemapStyle(styles, theme, feature),
           coordsToLatLng: (c) => L.latLng(c[1], c[0] + offset),
         }).addTo(map);
         basemap.push([layer, styles]);
       }
     });
-  loadLayer("countries.geojson", STYLES)
+  loadLayer("web/coast.json", COAST_STYLES)
     .then(() => loadLayer("web/states.json", STATE_STYLES))
     .catch((e) => console.warn("isobar: basemap incomplete", e));
 
   // Place labels (GeoNames, Web/places.json): at each zoom only places big enough to matter there,
-  // at most PLACE_LABELS of them in view, drawn under the markers and never clickable.
+  // at most PLACE_LABELS of them in view, drawn under the markers and never clickable; a label a
+  // station marker would cover (cut to "San Fra") is hidden instead (relabel).
   map.createPane("places").style.zIndex = 350;
   map.getPane("places").style.pointerEvents = "none";
   const placeLayer = L.layerGroup().addTo(map);
   let places = [];
+  let placeLabels = []; // the L.marker of each label drawn, most populous first
   fetch("web/places.json")
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`places.json: HTTP ${r.status}`))))
     .then((rows) => {
@@ -105,6 +142,7 @@ export function createMapView(ctx) {
 
   function drawPlaces() {
     placeLayer.clearLayers();
+    placeLabels = [];
     const zoom = map.getZoom();
     const minimum = placeMinimum(zoom);
     const bounds = map.getBounds();
@@ -114,18 +152,19 @@ export function createMapView(ctx) {
       const at = L.latLng(lat, nearLongitude(lon));
       if (!bounds.contains(at)) continue;
       shown += 1;
-      L.marker(at, {
+      placeLabels.push(L.marker(at, {
         pane: "places", interactive: false, keyboard: false,
         icon: L.divIcon({ className: "place-label", html: `<span>${escapeHTML(name)}</span>`, iconSize: null }),
-      }).addTo(placeLayer);
+      }).addTo(placeLayer));
     }
+    relabel();
   }
   map.on("moveend", drawPlaces);
 
   function setTheme(name) {
-    theme = STYLES[name] ? name : "light";
+    theme = COAST_STYLES[name] ? name : "light";
     document.body.classList.toggle("theme-dark", theme === "dark");
-    for (const [layer, styles] of basemap) layer.setStyle(styles[theme]);
+    for (const [layer, styles] of basemap) layer.setStyle((feature) => basemapStyle(styles, theme, feature));
   }
 
   /// The longitude to draw `lon` at: the copy nearest the map's center.
@@ -188,6 +227,14 @@ export function createMapView(ctx) {
         alt: a.subtitle || a.id,
       });
       marker.on("click", () => ctx.onMarkerClick(a.id));
+      // Leaflet 1.6 makes a marker focusable (keyboard: true) but opens only a bound popup on
+      // Enter; the callout is the page's own, so Enter or Space on a focused marker opens it here.
+      marker.on("keypress", (e) => {
+        if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") {
+          e.originalEvent.preventDefault();
+          ctx.onMarkerClick(a.id);
+        }
+      });
       entry = { marker, html, lat, lon };
       markers.set(a.id, entry);
       markerLayer.addLayer(marker);
@@ -212,17 +259,64 @@ export function createMapView(ctx) {
     if (result.kind === "full") for (const id of [...markers.keys()]) if (!items.has(id)) removeMarker(id);
     for (const a of result.upserted) upsertMarker(a);
     if (result.restyle) for (const a of items.values()) upsertMarker(a);
+    relabel();
   }
 
   /// Draws a whole set (an offline start from the kept annotations).
   function drawAll(items) {
     for (const id of [...markers.keys()]) if (!items.has(id)) removeMarker(id);
     for (const a of items.values()) upsertMarker(a);
+    relabel();
   }
 
   function setSelectedClass(id, on) {
     markers.get(id)?.marker.getElement()?.classList.toggle("selected", on);
+    relabel();
   }
+
+  /// Draws the labels that would overlap another as dots (declutter): clusters and the selected
+  /// station first, then stations by id, so the same view always shows the same labels. A label's
+  /// size is measured whole (before it is made a dot) each time its HTML is drawn anew. Then hides
+  /// the place labels that a station or an earlier (more populous) place label would cover.
+  function relabel() {
+    const boxes = [];
+    for (const [id, entry] of markers) {
+      const el = entry.marker.getElement()?.querySelector(".ann");
+      if (!el) continue;
+      if (entry.size === undefined || entry.sizeOf !== el) {
+        el.classList.remove("dot");
+        const r = el.getBoundingClientRect(); // fractional px (offsetWidth rounds)
+        entry.size = [r.width, r.height];
+        entry.sizeOf = el;
+      }
+      const p = map.latLngToLayerPoint(entry.marker.getLatLng());
+      boxes.push({ id, x: p.x, y: p.y, w: entry.size[0], h: entry.size[1], keep: el.classList.contains("cluster") || id === ctx.selected(), el, entry });
+    }
+    boxes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const dots = declutter(boxes);
+    for (const b of boxes) {
+      const dot = dots.has(b.id);
+      if (b.el.classList.contains("dot") !== dot) {
+        b.el.classList.toggle("dot", dot);
+        b.entry.marker.setZIndexOffset(dot ? -1000 : 0);
+      }
+    }
+    // Place labels go where no station (label or dot) is: the stations are placed first, whole.
+    const DOT = 12;
+    const occupied = boxes.map((b) => (dots.has(b.id) ? { ...b, w: DOT, h: DOT, keep: true } : { ...b, keep: true }));
+    const labels = [];
+    placeLabels.forEach((m, i) => {
+      const span = m.getElement()?.firstElementChild;
+      if (!span) return;
+      const p = map.latLngToLayerPoint(m.getLatLng());
+      const r = span.getBoundingClientRect();
+      labels.push({ id: `place:${i}`, x: p.x, y: p.y, w: r.width, h: r.height, keep: false, el: m.getElement() });
+    });
+    // 2 px apart: Leaflet rounds each marker's position to a whole pixel.
+    const covered = declutter([...occupied, ...labels], 2);
+    for (const l of labels) l.el.classList.toggle("covered", covered.has(l.id));
+  }
+  map.on("zoomend", relabel);
 
   // After a pan across the date line, move markers to the world copy beside the center.
   function rewrap(popup) {
@@ -230,13 +324,14 @@ export function createMapView(ctx) {
     if (offset === worldOffset) return;
     worldOffset = offset;
     for (const entry of markers.values()) entry.marker.setLatLng([entry.lat, nearLongitude(entry.lon)]);
+    relabel();
     if (popup && popup.isOpen()) {
       const p = popup.getLatLng();
       popup.setLatLng([p.lat, nearLongitude(p.lng)]);
     }
   }
 
-  return { map, markers, draw, drawAll, setSelectedClass, rewrap, nearLongitude, setTheme, markerHTML };
+  return { map, markers, draw, drawAll, setSelectedClass, rewrap, nearLongitude, setTheme, markerHTML, relabel };
 }
 
 /// The legend for the field shown: the temperature colour scale in the shown unit, the
@@ -251,7 +346,7 @@ export function legendHTML(field, units, t) {
     scale = `<ul class="legend-scale" aria-label="${escapeHTML(t("temperature"))} ${unit}">` + TEMPERATURE_BANDS.map(([cls, upper]) => {
       const text = lower === null ? `< ${show(upper)}` : upper === Infinity ? `≥ ${show(lower)}` : `${show(lower)}–${show(upper)}`;
       lower = upper;
-      return `<li><span class="swatch ann ${cls}"></span>${text}</li>`;
+      return `<li><span class="swatch ann ${cls}"></span>${escapeHTML(text)}</li>`;
     }).join("") + `</ul><div class="legend-unit">${escapeHTML(t("temperature"))}, ${unit}</div>`;
   } else if (field === "precipitation") {
     scale = `<ul class="legend-scale">` + [0, 30, 60, 100].map((p) =>
@@ -264,5 +359,6 @@ export function legendHTML(field, units, t) {
   return scale + `<ul class="legend-keys">` +
     `<li><span class="swatch ann cluster"><span class="count">12</span></span>${escapeHTML(t("legendCluster"))}</li>` +
     `<li><span class="swatch ann unknown">–</span>${escapeHTML(t("legendUnknown"))}</li>` +
+    `<li><span class="swatch ann dot temp t-mild"></span>${escapeHTML(t("legendDot"))}</li>` +
     `<li><span class="swatch ann stale temp t-mild">46°</span>${escapeHTML(t("legendStale"))}</li></ul>`;
 }

@@ -20,6 +20,8 @@ import warnings
 
 import rdata
 
+from basemap_geometry import simplify
+
 TOLERANCE = 0.06
 DIGITS = 2
 
@@ -37,30 +39,6 @@ def load(base, name):
     return rdata.conversion.convert(rdata.parser.parse_data(data, extension=".rds"), default_encoding="utf8")
 
 
-def simplify(points):
-    """Douglas-Peucker on a list of (x, y)."""
-    if len(points) < 3:
-        return points
-    keep = [False] * len(points)
-    keep[0] = keep[-1] = True
-    stack = [(0, len(points) - 1)]
-    while stack:
-        a, b = stack.pop()
-        (x1, y1), (x2, y2) = points[a], points[b]
-        dx, dy = x2 - x1, y2 - y1
-        norm = (dx * dx + dy * dy) ** 0.5
-        best, far = -1.0, None
-        for i in range(a + 1, b):
-            x, y = points[i]
-            d = abs(dy * (x - x1) - dx * (y - y1)) / norm if norm else ((x - x1) ** 2 + (y - y1) ** 2) ** 0.5
-            if d > best:
-                best, far = d, i
-        if far is not None and best > TOLERANCE:
-            keep[far] = True
-            stack += [(a, far), (far, b)]
-    return [p for p, k in zip(points, keep) if k]
-
-
 def main():
     warnings.simplefilter("ignore")  # rdata warns about the .rdx extension
     states = load(sys.argv[1], "states50")
@@ -70,7 +48,7 @@ def main():
     for polygons, name, country in zip(states.polygons, names, countries):
         lines = []
         for ring in polygons.Polygons:
-            points = simplify([(float(x), float(y)) for x, y in ring.coords])
+            points = simplify([(float(x), float(y)) for x, y in ring.coords], TOLERANCE)
             line = []
             for x, y in points:
                 p = [round(x, DIGITS), round(y, DIGITS)]

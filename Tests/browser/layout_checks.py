@@ -1,5 +1,6 @@
 """The web map as a product, in Chromium: layout at phone, tablet and desktop sizes in both
-orientations, the legend, the attribution, geolocation, axe-core, and the offline start.
+orientations, marker labels that never overlap, the legend, the attribution, geolocation,
+axe-core, and the offline start.
 
 Imported by test_map.py, which passes itself as `t` (its check/settle/wait_for/screenshot
 helpers and its failure list), so every check lands in the one report.
@@ -9,9 +10,10 @@ import os
 import sys
 import time
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-SIZES = [(1280, 900), (820, 1180), (1180, 820), (390, 844), (844, 390)]
+SIZES = [(1280, 900), (900, 1280), (820, 1180), (1180, 820), (390, 844), (844, 390)]
 
 GEOMETRY_JS = """
 const r = (el) => { if (!el) return null; const b = el.getBoundingClientRect();
@@ -59,6 +61,27 @@ for (const el of document.querySelectorAll('.ann[data-id]')) {
 return best ? best[1] : null;
 """
 
+# Marker collision: the whole labels on screen (not dots) overlap none of each other; dots still
+# count as markers (the set check of settle covers every station).
+OVERLAP_JS = """
+const boxes = [...document.querySelectorAll('.leaflet-marker-pane .ann[data-id]')].map((el) => [el, el.getBoundingClientRect()])
+  .filter(([el, b]) => b.right > 0 && b.bottom > 0 && b.left < innerWidth && b.top < innerHeight);
+const whole = boxes.filter(([el]) => !el.classList.contains('dot'));
+const pairs = [];
+for (let i = 0; i < whole.length; i++) for (let j = i + 1; j < whole.length; j++) {
+  const a = whole[i][1], b = whole[j][1];
+  if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+    pairs.push([whole[i][0].dataset.id, whole[j][0].dataset.id]);
+}
+const places = [...document.querySelectorAll('.place-label:not(.covered) span')].map((el) => [el, el.getBoundingClientRect()])
+  .filter(([el, b]) => b.right > 0 && b.bottom > 0 && b.left < innerWidth && b.top < innerHeight);
+const under = [];
+for (const [p, a] of places) for (const [el, b] of boxes)
+  if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) under.push([p.textContent, el.dataset.id]);
+return {whole: whole.length, dots: boxes.length - whole.length, pairs: pairs.slice(0, 5), overlapping: pairs.length,
+        places: places.map(([el]) => el.textContent), under: under.slice(0, 5), placesUnder: under.length};
+"""
+
 POPUP_BOX_JS = """
 const p = document.querySelector('.leaflet-popup');
 if (!p || !p.querySelector('.callout-body dd')) return null;
@@ -69,6 +92,18 @@ const controls = [...document.querySelectorAll('.leaflet-control-zoom, .locate-c
 return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, overlapsPanel: overlaps(panel), overlapsControls: controls.some(overlaps),
         panel: [panel.left, panel.top, panel.right, panel.bottom], inner: [innerWidth, innerHeight]};
 """
+
+
+def click_marker(driver, station, tries=3):
+    """Clicks a station's marker; a frame that redraws it between the find and the click (the
+    sample feed drifts every 30 s) makes the element stale: find it again."""
+    for attempt in range(tries):
+        try:
+            driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
+            return
+        except StaleElementReferenceException:
+            if attempt == tries - 1:
+                raise
 
 
 def no_overflow(t, g, label):
@@ -94,8 +129,13 @@ def run_layout(t, driver, args, fixtures, names):
         t.check(bool(g["legend"]) and g["legend"]["left"] >= 0 and g["legend"]["bottom"] <= height and "Legend" in g["legendText"],
                 f"{label}: the legend is on screen ({g['legend']})")
         t.check(bool(g["attribution"]) and g["attribution"]["right"] <= width and g["attribution"]["bottom"] <= height
-                and "Leaflet" in g["attributionText"] and "Natural Earth" in g["attributionText"] and "GeoNames" in g["attributionText"],
+                and all(s in g["attributionText"] for s in ("Leaflet", "GSHHG", "LGPL", "Natural Earth", "GeoNames")),
                 f"{label}: the attribution is on screen: {g['attributionText']!r}")
+        o = driver.execute_script(OVERLAP_JS)
+        t.check(o["overlapping"] == 0 and o["whole"] > 0,
+                f"{label}: no two marker labels overlap ({o['whole']} labels, {o['dots']} dots, overlapping {o['overlapping']}: {o['pairs']})")
+        t.check(o["placesUnder"] == 0 and (o["places"] or width < 1000),
+                f"{label}: place labels shown only where no station marker covers them ({o['places']}; under markers {o['placesUnder']}: {o['under']})")
         t.screenshot(driver, args.screenshots, f"layout-{label}-start")
         # The other panel state: controls still clear, no overflow; phones: a sheet under 2/3 of the screen.
         driver.find_element(By.ID, "panel-toggle").click()
@@ -128,7 +168,7 @@ def run_layout(t, driver, args, fixtures, names):
             station = driver.execute_script(TAPPABLE_JS)
         t.check(bool(station), f"{label}: a station marker to tap ({station})")
         if station:
-            driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
+            click_marker(driver, station)
             box = t.wait_for(driver, f"{label}: callout open", f"return (() => {{ {POPUP_BOX_JS} }})();")
             time.sleep(0.6)  # the autopan animation
             box = driver.execute_script(POPUP_BOX_JS)
@@ -138,15 +178,15 @@ def run_layout(t, driver, args, fixtures, names):
             g3 = driver.execute_script(GEOMETRY_JS)
             no_overflow(t, g3, f"{label} callout open")
             t.screenshot(driver, args.screenshots, f"layout-{label}-callout")
-            if args.docs_dir and label != "1180x820":  # the README shows the brief's four
+            if args.docs_dir and label != "900x1280":  # the README shows the other five
                 driver.save_screenshot(os.path.join(args.docs_dir, f"web-map-{label}.png"))
                 t.shrink_png(os.path.join(args.docs_dir, f"web-map-{label}.png"))
-            if width <= 560 and height > 500:
-                run_detail_fits(t, driver, args, label, width)
+            run_detail_fits(t, driver, args, label, width, height)
 
 
-def run_detail_fits(t, driver, args, label, width):
-    """The detail screen at phone width, with a forecast (icons, chart, daily rows): no overflow."""
+def run_detail_fits(t, driver, args, label, width, height):
+    """The detail screen with a forecast (icons, chart, daily rows) at each size: inside the
+    viewport, nothing scrolling sideways, clear of the zoom and location buttons."""
     driver.find_element(By.CSS_SELECTOR, ".leaflet-popup .detail-open").click()
     report = t.wait_for(driver, f"{label}: detail report", "return window.isobar.detail && window.isobar.detail.details ? window.isobar.detail : null;")
     if not report:
@@ -154,17 +194,48 @@ def run_detail_fits(t, driver, args, label, width):
     inject_forecast(driver)
     shown = driver.execute_script("""
         const d = document.getElementById('detail'); const b = d.getBoundingClientRect();
-        return {left: b.left, right: b.right, scroll: d.scrollWidth, client: d.clientWidth, doc: document.documentElement.scrollWidth,
-                chart: !!d.querySelector('svg.hourly-chart'), icons: d.querySelectorAll('svg.wx-icon').length,
-                days: d.querySelectorAll('.day-row').length};""")
-    t.check(shown["left"] >= 0 and shown["right"] <= width and shown["scroll"] <= shown["client"] and shown["doc"] == width
-            and shown["chart"] and shown["icons"] >= 3 and shown["days"] == 3,
-            f"{label}: the detail screen with chart, {shown['icons']} icons and {shown['days']} days fits {width} px ({shown})")
+        const chart = d.querySelector('svg.hourly-chart'); const c = chart ? chart.getBoundingClientRect() : null;
+        const buttons = [...document.querySelectorAll('.leaflet-control-zoom, .locate-control')].map((el) => el.getBoundingClientRect());
+        const covers = buttons.some((r) => !(b.right <= r.left || b.left >= r.right || b.bottom <= r.top || b.top >= r.bottom));
+        return {left: b.left, right: b.right, top: b.top, bottom: b.bottom, scroll: d.scrollWidth, client: d.clientWidth,
+                doc: document.documentElement.scrollWidth, docHeight: document.documentElement.scrollHeight,
+                chart: !!c && c.left >= b.left && c.right <= b.right, icons: d.querySelectorAll('svg.wx-icon').length,
+                days: d.querySelectorAll('.day-row').length, coversButtons: covers};""")
+    t.check(shown["left"] >= 0 and shown["right"] <= width and shown["top"] >= 0 and shown["bottom"] <= height
+            and shown["scroll"] <= shown["client"] and shown["doc"] == width and shown["docHeight"] == height
+            and shown["chart"] and shown["icons"] >= 3 and shown["days"] == 3 and (width <= 560 or height <= 500 or not shown["coversButtons"]),
+            f"{label}: the detail screen with chart, {shown['icons']} icons and {shown['days']} days fits {width}x{height} ({shown})")
     t.screenshot(driver, args.screenshots, f"layout-{label}-detail")
-    if args.docs_dir:
+    if args.docs_dir and label in ("390x844", "1280x900"):
         driver.save_screenshot(os.path.join(args.docs_dir, f"web-map-{label}-detail.png"))
         t.shrink_png(os.path.join(args.docs_dir, f"web-map-{label}-detail.png"))
     driver.find_element(By.CSS_SELECTOR, "#detail .close").click()
+    run_list_icons(t, driver, args, label, width)
+
+
+def run_list_icons(t, driver, args, label, width):
+    """Weather icons in the panel's lists: a `starred` frame whose days carry `icon` (as a feed with
+    icons gives them) draws one icon per favorite, inside the panel at phone width; the page's own
+    list comes back after."""
+    before = driver.execute_script("return window.isobar.favorites;")
+    if driver.execute_script("return document.getElementById('panel').dataset.open") != "true":
+        driver.find_element(By.ID, "panel-toggle").click()
+    driver.execute_script("""
+      const day = (title, icon) => ({title, icon, details: [{label: 'Temperature', value: title}]});
+      window.isobar.receive({type: 'starred', reason: 'added', field: 'temperature', units: 'imperial', windUnit: 'mph', locale: 'en', count: 2,
+        items: [{id: 'K1D3', known: true, name: 'PLATTE', coordinate: {latitude: 43.40332, longitude: -98.82952}, today: day('46°', 'snow'), tomorrow: day('41°', 'cloudy')},
+                {id: 'KDEN', known: true, name: 'DENVER', coordinate: {latitude: 39.85, longitude: -104.66}, today: day('50°', 'partly-cloudy-day'), tomorrow: null}]});""")
+    shown = driver.execute_script("""
+      const rows = [...document.querySelectorAll('#favorites li')];
+      const panel = document.getElementById('panel').getBoundingClientRect();
+      return {icons: rows.map((li) => (li.querySelector('svg.wx-icon') || {dataset: {}}).dataset.icon || null),
+              inside: rows.every((li) => { const b = li.getBoundingClientRect(); return b.left >= panel.left && b.right <= panel.right; }),
+              doc: document.documentElement.scrollWidth};""")
+    t.check(shown["icons"] == ["snow", "partly-cloudy-day"] and shown["inside"] and shown["doc"] == width,
+            f"{label}: favorites drawn with their weather icons inside the panel ({shown})")
+    t.screenshot(driver, args.screenshots, f"layout-{label}-list-icons")
+    if before:
+        driver.execute_script("window.isobar.receive(arguments[0]);", before)
 
 
 def inject_forecast(driver):
@@ -180,7 +251,10 @@ def inject_forecast(driver):
       const daily = ['rain', 'snow', 'clear-day'].map((icon, i) => ({time: start + i * 86400, label: 'd' + i, icon, summary: icon,
         details: [{label: 'Minimum', value: (30 + i) + '.0 °F'}, {label: 'Maximum', value: (45 + i) + '.5 °F'},
           {label: 'Chance of precipitation', value: (60 - 20 * i) + ' %'}]}));
-      window.isobar.receive(Object.assign({}, d, {icon: 'rain', timeZone: 'America/Denver', hourly, daily}));""")
+      // The US zone of the station's longitude (the sample feed is the lower 48), as a feed would name it.
+      const lon = d.coordinate ? d.coordinate.longitude : -105;
+      const timeZone = lon < -114 ? 'America/Los_Angeles' : lon < -101.5 ? 'America/Denver' : lon < -86 ? 'America/Chicago' : 'America/New_York';
+      window.isobar.receive(Object.assign({}, d, {icon: 'rain', timeZone, hourly, daily}));""")
 
 
 def run_geolocation(t, driver, args, fixtures):
@@ -219,8 +293,9 @@ def run_geolocation(t, driver, args, fixtures):
 
 
 def run_axe(t, driver, args, fixtures, axe_dir):
-    """axe-core (from PyPI's axe-selenium-python) on the page with the panel open, a callout and the
-    detail screen: no serious or critical violation."""
+    """axe-core (from PyPI's axe-selenium-python) at 1280x900 and 390x844 on the page with the panel
+    open, then with a callout open, the detail screen with a forecast, and the About dialog: no
+    serious or critical violation in any. Then the keyboard: Tab alone reaches every control."""
     if axe_dir:
         sys.path.insert(0, axe_dir)
     try:
@@ -228,29 +303,82 @@ def run_axe(t, driver, args, fixtures, axe_dir):
     except ImportError:
         t.check(False, "axe: axe-selenium-python is not installed (scripts/checks/browser.sh installs it)")
         return
-    for width, height in ((1280, 900), (390, 844)):
-        t.set_viewport_size(driver, width, height)
-        driver.get(args.url)
-        t.settle(driver, fixtures, f"axe {width}x{height}: loaded", clustered=True)
-        if driver.execute_script("return document.getElementById('panel').dataset.open") != "true":
-            driver.find_element(By.ID, "panel-toggle").click()
+
+    def audit(label):
         axe = Axe(driver)
         axe.inject()
         results = axe.run()
         bad = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
-        t.check(not bad, f"axe {width}x{height}: no serious or critical violation "
+        t.check(not bad, f"axe {label}: no serious or critical violation "
                          f"({[(v['id'], v['impact'], len(v['nodes']), v['nodes'][0]['target']) for v in bad]}; "
                          f"{len(results['violations'])} lesser: {[v['id'] for v in results['violations'] if v not in bad]})")
-    # Keyboard: Tab reaches the panel's controls and the map's buttons.
-    reached = driver.execute_script("""
-        const want = ['panel-toggle', 'search', 'nearest'];
-        const focusable = [...document.querySelectorAll('a[href], button, input, [tabindex]:not([tabindex="-1"]), summary')]
-          .filter((el) => el.offsetParent !== null && !el.disabled);
-        return {ids: focusable.map((el) => el.id).filter(Boolean), count: focusable.length,
-                zoom: focusable.some((el) => el.classList.contains('leaflet-control-zoom-in')),
-                locate: focusable.some((el) => el.classList.contains('locate-button'))};""")
-    t.check(all(i in reached["ids"] for i in ("panel-toggle", "search", "nearest", "about-open")) and reached["zoom"] and reached["locate"],
-            f"keyboard: the panel, zoom, location and about controls are focusable ({reached['count']} focusable)")
+
+    for width, height in ((1280, 900), (390, 844)):
+        size = f"{width}x{height}"
+        t.set_viewport_size(driver, width, height)
+        driver.get(args.url)
+        t.settle(driver, fixtures, f"axe {size}: loaded", clustered=True)
+        if driver.execute_script("return document.getElementById('panel').dataset.open") != "true":
+            driver.find_element(By.ID, "panel-toggle").click()
+        audit(f"{size} panel open")
+        station = driver.execute_script(TAPPABLE_JS)
+        if station:
+            click_marker(driver, station)
+            if t.wait_for(driver, f"axe {size}: callout open", f"return (() => {{ {POPUP_BOX_JS} }})();"):
+                audit(f"{size} callout open")
+                driver.find_element(By.CSS_SELECTOR, ".leaflet-popup .detail-open").click()
+                if t.wait_for(driver, f"axe {size}: detail", "return window.isobar.detail && window.isobar.detail.details ? true : null;"):
+                    inject_forecast(driver)
+                    audit(f"{size} detail with forecast")
+                    driver.find_element(By.CSS_SELECTOR, "#detail .close").click()
+        if driver.execute_script("return document.getElementById('panel').dataset.open") != "true":
+            driver.find_element(By.ID, "panel-toggle").click()
+        driver.find_element(By.ID, "about-open").click()
+        about = t.wait_for(driver, f"axe {size}: About open", "const d = document.getElementById('about'); return d.open ? d.textContent : null;")
+        missing = [s for s in ("GeoNames", "CC BY 4.0", "GSHHG", "LGPL", "Natural Earth", "Leaflet", "today.json") if s not in (about or "")]
+        t.check(bool(about) and not missing,
+                f"{size}: About names the data sources loaded (the feed's URL, GeoNames, GSHHG, Natural Earth, Leaflet) and their licences "
+                f"(missing {missing}: {about and about[:400]!r})")
+        audit(f"{size} About dialog")
+        driver.find_element(By.CSS_SELECTOR, "#about .close").click()
+    run_keyboard(t, driver, args, fixtures)
+
+
+def run_keyboard(t, driver, args, fixtures):
+    """Tab alone, from the top of the page at 1280x900, reaches every control: the zoom and location
+    buttons, a station marker, the legend, each toggle button, the search box, nearest and About;
+    Enter on a focused marker opens its callout."""
+    t.set_viewport_size(driver, 1280, 900)
+    driver.get(args.url)
+    t.settle(driver, fixtures, "keyboard: loaded", clustered=True)
+    driver.execute_script("""window.__focused = [];
+      document.addEventListener('focusin', (e) => { const el = e.target;
+        window.__focused.push(el.id || el.dataset.value || el.dataset.id || (el.querySelector && el.querySelector('[data-id]') ? 'marker:' + el.querySelector('[data-id]').dataset.id : '')
+          || el.className || el.tagName); });
+      document.activeElement && document.activeElement.blur();""")
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    markers = driver.execute_script("return document.querySelectorAll('.leaflet-marker-icon[tabindex]').length")
+    chain = ActionChains(driver)
+    for _ in range(markers + 60):
+        chain.send_keys(Keys.TAB)
+    chain.perform()
+    focused = driver.execute_script("return window.__focused;")
+    toggles = driver.execute_script("return [...document.querySelectorAll('#panel [data-control] button')].map((b) => b.dataset.value);")
+    want = ["leaflet-control-zoom-in", "leaflet-control-zoom-out", "locate-button", "panel-toggle", "search", "nearest", "about-open"] + toggles
+    missing = [w for w in want if not any(w == f or w in f.split() for f in focused)]
+    legend = any("legend" in f.lower() or f == "SUMMARY" for f in focused)
+    marker = next((f for f in focused if f.startswith("marker:")), None)
+    t.check(not missing and legend and marker, f"keyboard: Tab reaches every control ({len(focused)} stops; missing {missing}, legend {legend}, marker {marker})")
+    # Enter on a focused station marker opens its callout.
+    target = driver.execute_script("""const m = [...document.querySelectorAll('.leaflet-marker-icon[tabindex]')]
+        .find((el) => el.querySelector('.ann[data-id]:not(.cluster)')); if (!m) return null; m.focus(); return m.querySelector('[data-id]').dataset.id;""")
+    if target:
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        opened = t.wait_for(driver, "keyboard: Enter opens the callout", f"const p = document.querySelector('.leaflet-popup'); return p && window.isobar.state.selected === {json.dumps(target)} ? true : null;")
+        t.check(bool(opened), f"keyboard: Enter on the focused marker {target} opens its callout")
+    else:
+        t.check(False, "keyboard: no station marker to focus")
 
 
 def wait_signal(t, directory, name, timeout=60):

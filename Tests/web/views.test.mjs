@@ -7,7 +7,8 @@ import { viewportMessage, fittingLimit, nearestMessage, searchMessage, socketURL
   placeRegion, compassBearing, samePoint } from "../../Web/client.mjs";
 import { ICONS, iconSVG } from "../../Web/icons.mjs";
 import { pointValues, displayZone, clock, hourlyChartSVG, dailyRowsHTML } from "../../Web/forecast.mjs";
-import { feedLabels } from "../../Web/about.mjs";
+import { feedLabels, mergeFeeds, FEEDS_KEPT } from "../../Web/about.mjs";
+import { hitRow, favoriteRow, placeRow, rowIcon, ROW_ICON } from "../../Web/rows.mjs";
 
 test("the viewport message: unwrapped bounds normalised, spans clamped, presentation keys, limit", () => {
   const settings = { day: "tomorrow", field: "wind", units: "knots", locale: "sk" };
@@ -127,4 +128,39 @@ test("geocode and reverse requests, and the pin's words (PROTOCOL.md, Places)", 
   assert.equal(compassBearing(359.9), "0° N");
   assert.equal(compassBearing(-90), "270° W");
   assert.equal(compassBearing(191.25), "191° SSW");
+});
+
+test("list rows draw the answer's weather icon (search hits, favorites, the nearest line), never a guessed one", () => {
+  const hit = { id: "LZKZ", name: "Košice", title: "50°", match: "prefix", icon: "partly-cloudy-day" };
+  assert.equal(hitRow(hit, "en"),
+    `<span class="wx">${iconSVG("partly-cloudy-day", ROW_ICON, "en")}</span><span class="name">Košice</span><span class="id">LZKZ</span>` +
+    `<span class="title">50°</span><span class="match m-prefix">prefix</span>`);
+  assert.match(hitRow(hit, "sk"), /aria-label="Polojasno"/);
+  // No icon, or one outside the vocabulary: no icon cell at all (the row keeps its three columns).
+  assert.equal(hitRow({ ...hit, icon: undefined }, "en"),
+    `<span class="name">Košice</span><span class="id">LZKZ</span><span class="title">50°</span><span class="match m-prefix">prefix</span>`);
+  assert.doesNotMatch(hitRow({ ...hit, icon: "tornado" }, "en"), /wx/);
+  assert.match(hitRow({ id: "<b>", title: "", match: "id" }, "en"), /<span class="name">&lt;b&gt;<\/span><span class="id">&lt;b&gt;<\/span><span class="title">–<\/span>/);
+  const item = { id: "LZKZ", name: "Košice", today: { title: "50°", icon: "snow" }, tomorrow: { title: "41°" } };
+  assert.match(favoriteRow(item, item.today, "en"), /^<span class="wx"><svg class="wx-icon" data-icon="snow" width="24" height="24"/);
+  assert.equal(favoriteRow(item, item.tomorrow, "en"), `<span class="name">Košice</span><span class="id">LZKZ</span><span class="title">41°</span>`);
+  assert.equal(favoriteRow({ id: "X" }, null, "en"), `<span class="name">X</span><span class="id">X</span><span class="title">–</span>`);
+  assert.equal(placeRow({ name: "Seoul", countryCode: "KR", country: "South Korea" }, "place"),
+    `<span class="name">Seoul</span><span class="id">place</span><span class="title">South Korea</span>`);
+  assert.equal(rowIcon("fog", "en"), `<span class="wx">${iconSVG("fog", 24, "en")}</span>`);
+  assert.equal(rowIcon(null, "en"), "");
+});
+
+test("About's feed URLs: each status's url first, several split on ' + ', kept to 8, a held status (no url) changes nothing", () => {
+  const a = "http://127.0.0.1:8089/today.json";
+  const b = "http://127.0.0.1:8089/tomorrow.json";
+  assert.deepEqual(mergeFeeds([], { type: "status", state: "ok", url: a }), [a]);
+  assert.deepEqual(mergeFeeds([a], { type: "status", state: "unchanged", url: `${b} + ${a}` }), [b, a]);
+  assert.deepEqual(mergeFeeds([a, b], { type: "status", state: "ok", url: b }), [b, a]);
+  const known = [a, b];
+  assert.equal(mergeFeeds(known, { type: "status", state: "held", url: "", reason: "shrunk" }), known);
+  assert.equal(mergeFeeds(known, { type: "status", state: "ok" }), known);
+  const many = Array.from({ length: 12 }, (_, i) => `http://feed/${i}`).reduce((k, u) => mergeFeeds(k, { url: u }), []);
+  assert.equal(many.length, FEEDS_KEPT);
+  assert.deepEqual(many.slice(0, 2), ["http://feed/11", "http://feed/10"]);
 });

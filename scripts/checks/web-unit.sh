@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The web map's modules without a browser: `node --test` runs Tests/web/*.test.mjs against
 # Web/client.mjs (annotations applied by version over recorded and written message streams; the
-# connection, resync and reconnect backoff over a real loopback WebSocket) and the pure view
-# helpers (forecast chart, icons, legend-free text). Node 20.10+ (its WebSocket client behind
+# connection, resync and reconnect backoff over a real loopback WebSocket), the conformance kit
+# (conformance/: every frame the format vectors send a client, every request they make), the
+# basemap data (Web/coast.json: closed rings, lakes where they are, size), the marker collision
+# rule and the pure view helpers (forecast chart, icons, list rows, About's feeds). Node 20.10+ (its WebSocket client behind
 # --experimental-websocket, standard from Node 22); Debian's nodejs is installed when node is missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
