@@ -400,6 +400,7 @@ window.isobar = {
   locate: () => locate.locate(),
   about,
   fittingLimit: () => fittingLimit(map.getSize().x, map.getSize().y),
+  markersAt: (points) => mapView.markersAt(points), // the marker a tap at each {x, y} means (targets.mjs)
 };
 panel.renderControls();
 renderLegend();

@@ -2,6 +2,7 @@
 // light or dark style, the annotations as markers (temperature colours, wind arrows,
 // precipitation fill, clusters, stale faded), the legend, and the "my location" control. Leaflet is the global L of Debian's leaflet.js.
 import { escapeHTML } from "./i18n.mjs";
+import { HIT_SIZE, nearestMarker } from "./targets.mjs";
 
 const L = globalThis.L;
 
@@ -318,6 +319,49 @@ export function createMapView(ctx) {
   }
   map.on("zoomend", relabel);
 
+  /// The hit area's side in px now (isobar.css `--hit`: 44 on touch screens, 24 with a mouse).
+  function hitSize() {
+    const css = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--hit"));
+    return Number.isFinite(css) ? css : HIT_SIZE.fine;
+  }
+
+  /// The station or cluster a tap at each point {x, y} (viewport px) means (targets.mjs
+  /// nearestMarker): the marker drawn on top there first (`top`, an id, else the one under the
+  /// point), then whole labels before dots (dots are drawn under them). null: no marker's hit
+  /// area is there. The boxes are measured once for all the points.
+  function markersAt(points) {
+    const boxes = [];
+    const byId = new Map();
+    for (const [id, entry] of markers) {
+      const el = entry.marker.getElement()?.querySelector(".ann");
+      if (!el) continue;
+      const r = el.getBoundingClientRect();
+      const box = { id, left: r.left, top: r.top, right: r.right, bottom: r.bottom, dot: el.classList.contains("dot") };
+      boxes.push(box);
+      byId.set(id, box);
+    }
+    boxes.sort((a, b) => a.dot - b.dot);
+    const size = hitSize();
+    return points.map(({ x, y, top }) => {
+      const first = byId.get(top ?? document.elementFromPoint(x, y)?.closest(".ann[data-id]")?.dataset.id);
+      return nearestMarker({ x, y }, first ? [first, ...boxes] : boxes, size);
+    });
+  }
+
+  // Hit areas of close markers overlap (isobar.css `.ann::after`): a click or tap on one goes to
+  // the marker nearest to it, which need not be the one drawn on top. Capture phase, so Leaflet
+  // (which handles marker clicks on the map's container) never sees a click meant for another.
+  map.getPane("markerPane").addEventListener("click", (e) => {
+    const el = e.target.closest?.(".ann[data-id]");
+    if (!el) return;
+    const [id] = markersAt([{ x: e.clientX, y: e.clientY, top: el.dataset.id }]);
+    if (id !== null && id !== el.dataset.id) {
+      e.stopPropagation();
+      e.preventDefault();
+      ctx.onMarkerClick(id);
+    }
+  }, true);
+
   // After a pan across the date line, move markers to the world copy beside the center.
   function rewrap(popup) {
     const offset = 360 * Math.round(map.getCenter().lng / 360);
@@ -331,7 +375,7 @@ export function createMapView(ctx) {
     }
   }
 
-  return { map, markers, draw, drawAll, setSelectedClass, rewrap, nearLongitude, setTheme, markerHTML, relabel };
+  return { map, markers, draw, drawAll, setSelectedClass, rewrap, nearLongitude, setTheme, markerHTML, relabel, markersAt };
 }
 
 /// The legend for the field shown: the temperature colour scale in the shown unit, the

@@ -11,6 +11,7 @@ import sys
 import time
 
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 
 SIZES = [(1280, 900), (900, 1280), (820, 1180), (1180, 820), (390, 844), (844, 390)]
@@ -82,6 +83,94 @@ return {whole: whole.length, dots: boxes.length - whole.length, pairs: pairs.sli
         places: places.map(([el]) => el.textContent), under: under.slice(0, 5), placesUnder: under.length};
 """
 
+# Touch targets: every visible marker (a label, a cluster, or a dot no label covers) whose
+# centre and the four points `d` px from it (right, left, below, above) lie on the map clear of the
+# panel and the controls: at each of the four points elementFromPoint hits a marker (its invisible
+# hit area), and the page resolves a tap there (window.isobar.markersAt) to this marker or to one
+# drawn at least as near to the point (overlapping hit areas go to the nearest).
+HITBOX_JS = """
+const d = arguments[0];
+const box = (el) => el.getBoundingClientRect();
+const map = box(document.getElementById('map'));
+const blockers = [...document.querySelectorAll('#panel, .leaflet-control, .leaflet-popup, #detail')]
+  .filter((el) => el.offsetParent !== null).map(box);
+const clear = (p) => p.x >= map.left && p.x <= map.right && p.y >= map.top && p.y <= map.bottom
+  && !blockers.some((b) => p.x >= b.left && p.x <= b.right && p.y >= b.top && p.y <= b.bottom);
+const dist = (p, b) => Math.hypot(Math.max(b.left - p.x, 0, p.x - b.right), Math.max(b.top - p.y, 0, p.y - b.bottom));
+const els = [...document.querySelectorAll('.leaflet-marker-pane .ann[data-id]')];
+const rects = new Map(els.map((el) => [el.dataset.id, box(el)]));
+const labels = els.filter((el) => !el.classList.contains('dot'));
+let measured = 0, own = 0, nearer = 0, dots = 0;
+const misses = [], wrong = [], sizes = [], probes = [];
+for (const el of els) {
+  const id = el.dataset.id, b = rects.get(id);
+  const c = {x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2};
+  const dot = el.classList.contains('dot');
+  if (dot && labels.some((l) => { const r = rects.get(l.dataset.id); return c.x >= r.left && c.x <= r.right && c.y >= r.top && c.y <= r.bottom; })) continue;
+  const points = [[d, 0], [-d, 0], [0, d], [0, -d]].map(([dx, dy]) => ({x: Math.round(c.x + dx), y: Math.round(c.y + dy), dx, dy}));
+  if (![c, ...points].every(clear)) continue;
+  measured += 1;
+  if (dot) dots += 1;
+  if (sizes.length < 4) sizes.push(`${id} ${Math.round(b.width)}x${Math.round(b.height)}`);
+  for (const p of points) {
+    const hit = document.elementFromPoint(p.x, p.y);
+    const top = hit ? hit.closest('.ann[data-id]') : null;
+    if (!top) misses.push(`${id} at ${p.dx},${p.dy}: ${hit ? hit.className || hit.tagName : 'nothing'}`);
+    else probes.push({id, b, p, top: top.dataset.id});
+  }
+}
+// The page's answer for every point at once (window.isobar.markersAt, what a click there opens).
+const meant = window.isobar.markersAt(probes.map(({p, top}) => ({x: p.x, y: p.y, top})));
+let tap = null; // a point where the marker drawn on top is not the one meant (the nearest)
+probes.forEach(({id, b, p, top}, i) => {
+  const m = meant[i];
+  if (m === id) own += 1;
+  else if (m !== null && rects.has(m) && dist(p, rects.get(m)) <= dist(p, b)) nearer += 1;
+  else wrong.push(`${id} at ${p.dx},${p.dy}: ${m}`);
+  if (!tap && m !== null && top !== m) tap = {x: p.x, y: p.y, top, meant: m};
+});
+return {tap, measured, dots, own, nearer, misses: misses.length, missed: misses.slice(0, 5), wrong: wrong.length, wrongs: wrong.slice(0, 5), sizes,
+        coarse: matchMedia('(pointer: coarse)').matches, hit: getComputedStyle(document.documentElement).getPropertyValue('--hit').trim()};
+"""
+
+
+# Where the touch targets are measured (each measure takes ~1 s): the phones and the portrait
+# tablet with Chromium's touch emulation (`pointer: coarse`), the desktop with a mouse.
+HIT_AREA_SIZES = {"390x844": "touch", "844x390": "touch", "820x1180": "touch", "1280x900": "mouse"}
+
+
+def run_hit_areas(t, driver, label):
+    """Each visible marker's touch target measured: 44 px square on a touch screen at points 20 px
+    from its centre, 24 px with a mouse at points 10 px from it. On a phone, a real click where a
+    neighbour's hit area lies on top of the nearest marker's must open the nearest."""
+    phone = HIT_AREA_SIZES.get(label) == "touch"
+    if label not in HIT_AREA_SIZES:
+        return
+    if phone:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    try:
+        h = driver.execute_script(HITBOX_JS, 20 if phone else 10)
+        tap = h["tap"]
+        if tap and label in ("390x844", "844x390"):
+            # A real click there opens the nearest marker's callout, not the top one's; then the
+            # callout is closed and the view put back as it was.
+            view = driver.execute_script("const m = window.isobar.map; return [m.getCenter().lat, m.getCenter().lng, m.getZoom()];")
+            builder = ActionBuilder(driver)
+            builder.pointer_action.move_to_location(tap["x"], tap["y"]).click()
+            builder.perform()
+            selected = t.wait_for(driver, f"{label}: a tap between markers selects one", "return window.isobar.state.selected;")
+            t.check(selected == tap["meant"], f"{label}: a tap where {tap['top']}'s hit area lies over {tap['meant']}'s opens the nearest, {tap['meant']} ({selected})")
+            driver.execute_script("const m = window.isobar.map; m.closePopup(); m.setView([arguments[0], arguments[1]], arguments[2], {animate: false});", *view)
+    finally:
+        if phone:
+            driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    pointer = "touch (pointer: coarse), 20 px" if phone else "mouse, 10 px"
+    t.check(h["coarse"] == phone and h["measured"] > 0 and h["misses"] == 0 and h["wrong"] == 0,
+            f"{label}: {pointer} from the centre of each of {h['measured']} visible markers ({h['dots']} dots; {', '.join(h['sizes'])}, ...) "
+            f"hits it (hit area --hit {h['hit']}): {h['own']} points its own, {h['nearer']} a nearer marker's, "
+            f"missed {h['misses']} {h['missed']}, wrong marker {h['wrong']} {h['wrongs']}")
+
+
 POPUP_BOX_JS = """
 const p = document.querySelector('.leaflet-popup');
 if (!p || !p.querySelector('.callout-body dd')) return null;
@@ -137,6 +226,7 @@ def run_layout(t, driver, args, fixtures, names):
         t.check(o["placesUnder"] == 0 and (o["places"] or width < 1000),
                 f"{label}: place labels shown only where no station marker covers them ({o['places']}; under markers {o['placesUnder']}: {o['under']})")
         t.screenshot(driver, args.screenshots, f"layout-{label}-start")
+        run_hit_areas(t, driver, label)
         # The other panel state: controls still clear, no overflow; phones: a sheet under 2/3 of the screen.
         driver.find_element(By.ID, "panel-toggle").click()
         g2 = driver.execute_script(GEOMETRY_JS)
@@ -178,7 +268,7 @@ def run_layout(t, driver, args, fixtures, names):
             g3 = driver.execute_script(GEOMETRY_JS)
             no_overflow(t, g3, f"{label} callout open")
             t.screenshot(driver, args.screenshots, f"layout-{label}-callout")
-            if args.docs_dir and label != "900x1280":  # the README shows the other five
+            if args.docs_dir:  # the README shows all six
                 driver.save_screenshot(os.path.join(args.docs_dir, f"web-map-{label}.png"))
                 t.shrink_png(os.path.join(args.docs_dir, f"web-map-{label}.png"))
             run_detail_fits(t, driver, args, label, width, height)

@@ -8,7 +8,8 @@
 # page's stored client name) answer through the gateway; places (a small GeoNames cut, below):
 # "seoul" lists Seoul first and centres it, a right click drops a pin named by `reverse`; then the page as a product
 # (Tests/browser/layout_checks.py): at 1280x900, 900x1280, 820x1180, 1180x820, 390x844 and 844x390 no
-# overlapping marker labels (the ones that would overlap drawn as dots), no
+# overlapping marker labels (the ones that would overlap drawn as dots), every visible marker's
+# touch target (44 px on phones under touch emulation, 24 px elsewhere; overlaps go to the nearest), no
 # horizontal overflow, the panel collapsed and expanded, the zoom buttons never covered, 44 px
 # controls on phones, a callout inside the viewport and clear of the panel, the detail screen with
 # chart and icons inside 390 px, the legend, the attribution, geolocation (Chromium's override:
