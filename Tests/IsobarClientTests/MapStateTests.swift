@@ -1,0 +1,4 @@
+import Testing
+@testable import IsobarClient
+
+@Suite struct MapStateTests {}
