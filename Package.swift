@@ -115,7 +115,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Benchmark programs that print tables (BENCHMARKS.md); never run as timed tests.
         .executableTarget(name: "isobar-bench", dependencies: [
-            "IsobarCore", "IsobarBus", "IsobarHost",
+            "IsobarCore", "IsobarBus", "IsobarHost", "IsobarClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

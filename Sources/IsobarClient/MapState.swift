@@ -113,24 +113,17 @@ public struct MapState: Sendable {
     /// not of a known type changes nothing.
     public mutating func receive(_ text: String) -> Reaction {
         let bytes = Array(text.utf8)
-        guard let object = try? JSONObject(storage: bytes), let type = try? object.optionalString("type") else { return Reaction() }
         var reaction = Reaction()
+        // The formatter's annotations start so: the set reads them in one pass. Any other
+        // spelling takes the parse below (the same rules, the general reader).
+        if bytes.starts(with: Self.annotationsPrefix) {
+            applyAnnotations { (set: inout AnnotationSet) throws(MessageError) in try set.apply(storage: bytes) }.map { reaction = $0 }
+            return reaction
+        }
+        guard let object = try? JSONObject(storage: bytes), let type = try? object.optionalString("type") else { return Reaction() }
         switch type {
         case "annotations":
-            guard let message = try? Annotations(from: object) else { return reaction }
-            let wasBroken = annotationSet.broken
-            switch annotationSet.apply(message) {
-            case .stale:
-                return reaction
-            case .gap:
-                // Ask once per break: later diffs while broken are gaps too; a reconnection reports 0.
-                if !wasBroken { reaction.send.append(Self.frame(Resync(client: client, reason: "version gap"))) }
-            case .applied:
-                answered = true
-                restoredFrom = nil
-                fetchedAt = message.snapshot.fetchedAt ?? fetchedAt
-            }
-            reaction.changes.append(.annotations)
+            applyAnnotations { (set: inout AnnotationSet) throws(MessageError) in try set.apply(object) }.map { reaction = $0 }
         case "callout":
             guard let callout = decode(StationCallout.self, text) else { return reaction }
             if callout.clear {
@@ -158,6 +151,29 @@ public struct MapState: Sendable {
         default:
             break
         }
+        return reaction
+    }
+
+    private static let annotationsPrefix = Array(#"{"type":"annotations","#.utf8)
+
+    /// Applies an `annotations` line with `apply` and says what follows; nil for a line the set
+    /// refuses (nothing changes then).
+    private mutating func applyAnnotations(_ apply: (inout AnnotationSet) throws(MessageError) -> AnnotationSet.Outcome) -> Reaction? {
+        let wasBroken = annotationSet.broken
+        guard let outcome = try? apply(&annotationSet) else { return nil }
+        var reaction = Reaction()
+        switch outcome {
+        case .stale:
+            return reaction
+        case .gap:
+            // Ask once per break: later diffs while broken are gaps too; a reconnection reports 0.
+            if !wasBroken { reaction.send.append(Self.frame(Resync(client: client, reason: "version gap"))) }
+        case .applied:
+            answered = true
+            restoredFrom = nil
+            fetchedAt = annotationSet.fetchedAt ?? fetchedAt
+        }
+        reaction.changes.append(.annotations)
         return reaction
     }
 

@@ -46,8 +46,7 @@ public struct AnnotationSet: Sendable {
 
     /// Whether items keep `subtitle`, `cluster` and `rotation` too (what a map annotation shows
     /// beyond its title). Off, the set keeps what the terminal map and the benchmark's thousands
-    /// of clients need and reads lines in one pass; on (`IsobarClient`), every line takes the
-    /// general reader.
+    /// of clients need; on, what `IsobarClient` hands an app (both read a line in one pass).
     public let keepsDetail: Bool
 
     public init(keepsDetail: Bool = false) {
@@ -88,9 +87,10 @@ public struct AnnotationSet: Sendable {
     public mutating func apply(storage: [UInt8]) throws(MessageError) -> Outcome {
         var upserts: [Item] = []
         var scanned = false
-        if !keepsDetail, let message = try? JSONObject(storage: storage, reading: "upsert", with: { scanner in
+        let detail = keepsDetail
+        if let message = try? JSONObject(storage: storage, reading: "upsert", with: { scanner in
             scanned = true
-            return scanner.readElements(into: &upserts) { AnnotationItemScan.item(&$0) }
+            return scanner.readElements(into: &upserts) { AnnotationItemScan.item(&$0, keepsDetail: detail) }
         }) {
             return try apply(message, upserts: scanned ? upserts : nil)
         }
