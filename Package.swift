@@ -7,8 +7,11 @@ let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 
 let package = Package(
     name: "Isobar",
-    platforms: [.macOS(.v14)],
+    // iOS: the app's library (`IsobarClient`); the server runs on Linux (and macOS for development).
+    platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
+        // What an iOS/macOS app adds: the map client over the gateway's WebSocket (docs/client.md).
+        .library(name: "IsobarClient", targets: ["IsobarClient"]),
         .executable(name: "isobar", targets: ["isobar"]),
         .executable(name: "isobar-bench", targets: ["isobar-bench"]),
     ],
@@ -21,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
@@ -91,6 +97,17 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], swiftSettings: strict),
+        // The app's client library: the gateway's WebSocket (swift-websocket: NIOPosix + NIOSSL on
+        // Linux, Network.framework on Apple platforms), reconnecting, the map state applied by
+        // version (IsobarCore's AnnotationSet), requests as async calls, an offline file. Nothing
+        // that links libzmq, SQLite or the server (docs/client.md lists the graph).
+        .target(name: "IsobarClient", dependencies: [
+            "IsobarCore",
+            .product(name: "WSClient", package: "swift-websocket"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: [
             "IsobarCore", "IsobarBus", "IsobarStdio", "IsobarHost", "IsobarNet", "IsobarSampleFeed", "IsobarStore", "IsobarGateway",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -98,7 +115,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Benchmark programs that print tables (BENCHMARKS.md); never run as timed tests.
         .executableTarget(name: "isobar-bench", dependencies: [
-            "IsobarCore", "IsobarBus", "IsobarHost",
+            "IsobarCore", "IsobarBus", "IsobarHost", "IsobarClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -109,12 +126,13 @@ let package = Package(
         // Test helpers shared by the process and gateway tests (real child processes, free ports).
         .target(name: "IsobarTestSupport", dependencies: ["IsobarHost"], path: "Tests/IsobarTestSupport", swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"], swiftSettings: strict),
+        .testTarget(name: "IsobarClientTests", dependencies: ["IsobarClient", "IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"], swiftSettings: strict),
         .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarSampleFeed", "IsobarCore", "IsobarStdio"], swiftSettings: strict),
         .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus"], swiftSettings: strict),
         .testTarget(name: "IsobarGatewayTests", dependencies: [
-            "IsobarGateway", "IsobarCore", "IsobarHost", "IsobarTestSupport",
+            "IsobarGateway", "IsobarCore", "IsobarHost", "IsobarTestSupport", "IsobarClient",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),

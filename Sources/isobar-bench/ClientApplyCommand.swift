@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IsobarClient
 import IsobarCore
 
 /// `client-apply`: the client library alone, in process. An in-process filter with the formatter
@@ -24,6 +25,8 @@ struct ClientApplyCommand: ParsableCommand {
     var panStep = 0.5
     @Option(help: "Largest zoom factor of one step.")
     var zoomStep = 2.0
+    @Flag(help: "Apply with the app's library instead (IsobarClient's MapState.receive on each text frame, as the WebSocket hands it over).")
+    var library = false
 
     func run() throws {
         let generated = StationGenerator(world: try WorldStations.load(path: common.world), seed: common.seed).stations(count: stations)
@@ -57,6 +60,10 @@ struct ClientApplyCommand: ParsableCommand {
         var rates: [Double] = []
         var table = Table("client-apply: \(Format.int(clients)) client sets, \(Format.int(messages.count)) annotations messages (\(Format.number(Double(bytes) / Double(max(1, messages.count)), 0)) bytes each on average), \(Format.int(stations)) stations, pan steps up to \(panStep) x span, zoom steps up to \(zoomStep)x",
                           header: ["run", "messages/s", "µs per message", "items held at the end"])
+        if library {
+            try runLibrary(messages, table: &table, clients: clients)
+            return
+        }
         for run in 0...common.runs {
             var sets = Array(repeating: AnnotationSet(), count: clients)
             var failed = 0
@@ -70,6 +77,27 @@ struct ClientApplyCommand: ParsableCommand {
             if run > 0 { rates.append(Double(messages.count) / seconds) }
             table.add([run == 0 ? "warm-up (not counted)" : "\(run)", Format.number(Double(messages.count) / seconds),
                        Format.number(seconds / Double(messages.count) * 1e6, 2), Format.int(held)])
+        }
+        let summary = Summary(rates)
+        table.add(["median (min–max)", summary.text(0), Format.number(1e6 / summary.median, 2), ""])
+        print(table.render())
+    }
+
+    /// `--library`: one `MapState` per client (what `IsobarClient` holds), each message given as
+    /// the `String` a WebSocket text frame arrives as (made before the clock starts).
+    private func runLibrary(_ messages: [(client: Int, line: [UInt8])], table: inout Table, clients: Int) throws {
+        let frames = messages.map { (client: $0.client, text: String(decoding: $0.line, as: UTF8.self)) }
+        var rates: [Double] = []
+        for run in 0...common.runs {
+            var states = (0..<clients).map { MapState(client: String(format: "c%04d", $0)) }
+            let start = Clock.now()
+            for frame in frames { _ = states[frame.client].receive(frame.text) }
+            let seconds = Clock.now() - start
+            guard states.allSatisfy({ !$0.isBroken }) else { throw ValidationError("a client's set broke") }
+            let held = states.reduce(0) { $0 + $1.annotationCount }
+            if run > 0 { rates.append(Double(frames.count) / seconds) }
+            table.add([run == 0 ? "warm-up (not counted)" : "\(run) (library)", Format.number(Double(frames.count) / seconds),
+                       Format.number(seconds / Double(frames.count) * 1e6, 2), Format.int(held)])
         }
         let summary = Summary(rates)
         table.add(["median (min–max)", summary.text(0), Format.number(1e6 / summary.median, 2), ""])

@@ -93,6 +93,23 @@ import Testing
                 "held \(held), clusters \(clusters), stale \(stale), wind \(wind), diffs \(diffs)")
     }
 
+    /// A set that keeps detail (subtitle, cluster, the wind's rotation: what `IsobarClient` shows)
+    /// reads the formatter's lines in one pass too, into the same set as the general reader.
+    @Test func withDetailTheOnePassKeepsWhatTheGeneralReaderKeeps() throws {
+        var onePass: [String: AnnotationSet] = [:], general: [String: AnnotationSet] = [:]
+        var rotations = 0, clusters = 0, subtitles = 0
+        for line in try formatterLines(seed: 7, count: 120) {
+            let client = try JSONObject(storage: line).requireString("client")
+            var items: [AnnotationSet.Item] = []
+            #expect((try? JSONObject(storage: line, reading: "upsert", with: { $0.readElements(into: &items) { AnnotationItemScan.item(&$0, keepsDetail: true) } })) != nil)
+            rotations += items.filter { $0.rotation != nil }.count
+            clusters += items.filter(\.cluster).count
+            subtitles += items.filter { !$0.subtitle.isEmpty }.count
+            applyBoth(line, &onePass[client, default: AnnotationSet(keepsDetail: true)], &general[client, default: AnnotationSet(keepsDetail: true)])
+        }
+        #expect(rotations > 100 && clusters > 50 && subtitles > 1_000, "rotations \(rotations), clusters \(clusters), subtitles \(subtitles)")
+    }
+
     /// Hand-made items around every rule of the item reader: each gives the general reader's
     /// outcome and set, whichever reader takes it.
     @Test(arguments: [

@@ -28,8 +28,9 @@ enum AnnotationItemScan {
     }
 
     /// Validates and reads the object at the scanner's position, leaving the scanner just past it;
-    /// nil for anything but a plain item the general reader accepts.
-    static func item(_ scanner: inout JSONScanner) -> AnnotationSet.Item? {
+    /// nil for anything but a plain item the general reader accepts. With `keepsDetail` it also
+    /// reads `subtitle`, `cluster` and the wind's `rotation`, as the general reader then does.
+    static func item(_ scanner: inout JSONScanner, keepsDetail: Bool = false) -> AnnotationSet.Item? {
         guard scanner.peek() == UInt8(ascii: "{"), let base = scanner.bytes.baseAddress else { return nil }
         scanner.index += 1
         var seen: UInt16 = 0
@@ -38,6 +39,7 @@ enum AnnotationItemScan {
         var title = ""
         var count = 1
         var stale = false
+        var subtitle = "", cluster = false, rotation: Double?
         while true {
             scanner.skipWhitespace()
             guard scanner.peek() == UInt8(ascii: "\"") else { return nil }
@@ -54,6 +56,20 @@ enum AnnotationItemScan {
             case .coordinate:
                 guard let read = Self.coordinate(&scanner) else { return nil }
                 coordinate = read
+            case .subtitle where keepsDetail, .cluster where keepsDetail, .wind where keepsDetail:
+                guard let kind = try? scanner.scanValue(depth: 3) else { return nil }
+                let bytes = scanner.bytes
+                switch (key, kind) {
+                case (.subtitle, .string): subtitle = JSONDecoding.unescape(bytes, (start + 1)..<(scanner.index - 1))
+                case (.cluster, .bool): cluster = bytes[start] == UInt8(ascii: "t")
+                case (.subtitle, .null), (.cluster, .null): break
+                case (.wind, .object):
+                    // As the general reader: a `rotation` that is a number or null, else its error.
+                    guard let wind = try? JSONObject(storage: Array(bytes[start..<scanner.index])) else { return nil }
+                    do { rotation = try wind.optionalNumber("rotation") } catch { return nil }
+                case (.wind, _): break
+                default: return nil
+                }
             case .subtitle, .cluster, .value, .wind:
                 // Not kept by the set: only validated (any kind, as the general reader does).
                 guard (try? scanner.scanValue(depth: 3)) != nil else { return nil }
@@ -88,7 +104,8 @@ enum AnnotationItemScan {
             guard next == UInt8(ascii: ",") else { return nil }
         }
         guard let id, let coordinate else { return nil }
-        return AnnotationSet.Item(id: id, coordinate: coordinate, title: title, count: count, stale: stale)
+        return AnnotationSet.Item(id: id, coordinate: coordinate, title: title, count: count, stale: stale,
+                                  subtitle: subtitle, cluster: cluster, rotation: rotation)
     }
 
     /// `{"latitude":…,"longitude":…}` (in either order, each once, nothing else), checked as

@@ -9,6 +9,14 @@ public struct AnnotationSet: Sendable {
         public var count: Int
         /// The station's data is older than the filter's `--stale-after` (drawn dimmed).
         public var stale: Bool = false
+        /// The station's name, or "12 stations" for a cluster (kept only by a set made with
+        /// `keepsDetail`, as the app's client library makes it; else "").
+        public var subtitle: String = ""
+        /// A cluster (`"cluster":true`) rather than a station (`keepsDetail` only).
+        public var cluster: Bool = false
+        /// The wind glyph's rotation, clockwise degrees from north of where the wind blows to
+        /// (`keepsDetail` only; nil when not the wind field or the direction is unknown).
+        public var rotation: Double?
     }
 
     public enum Outcome: Sendable, Equatable {
@@ -36,7 +44,14 @@ public struct AnnotationSet: Sendable {
     /// True after a gap until the next full message.
     public private(set) var broken = false
 
-    public init() {}
+    /// Whether items keep `subtitle`, `cluster` and `rotation` too (what a map annotation shows
+    /// beyond its title). Off, the set keeps what the terminal map and the benchmark's thousands
+    /// of clients need; on, what `IsobarClient` hands an app (both read a line in one pass).
+    public let keepsDetail: Bool
+
+    public init(keepsDetail: Bool = false) {
+        self.keepsDetail = keepsDetail
+    }
 
     /// Applies a typed message (what `isobar attach` and tests hold).
     public mutating func apply(_ message: Annotations) -> Outcome {
@@ -47,7 +62,13 @@ public struct AnnotationSet: Sendable {
         fetchedAt = message.snapshot.fetchedAt
         for id in message.remove { table.remove(id) }
         for item in message.upsert {
-            table.upsert(Item(id: item.id, coordinate: item.coordinate, title: item.title, count: item.count ?? 1, stale: item.stale))
+            var kept = Item(id: item.id, coordinate: item.coordinate, title: item.title, count: item.count ?? 1, stale: item.stale)
+            if keepsDetail {
+                kept.subtitle = item.subtitle
+                kept.cluster = item.count != nil
+                kept.rotation = item.wind?.rotation
+            }
+            table.upsert(kept)
         }
         return .applied
     }
@@ -66,9 +87,10 @@ public struct AnnotationSet: Sendable {
     public mutating func apply(storage: [UInt8]) throws(MessageError) -> Outcome {
         var upserts: [Item] = []
         var scanned = false
+        let detail = keepsDetail
         if let message = try? JSONObject(storage: storage, reading: "upsert", with: { scanner in
             scanned = true
-            return scanner.readElements(into: &upserts) { AnnotationItemScan.item(&$0) }
+            return scanner.readElements(into: &upserts) { AnnotationItemScan.item(&$0, keepsDetail: detail) }
         }) {
             return try apply(message, upserts: scanned ? upserts : nil)
         }
@@ -110,8 +132,16 @@ public struct AnnotationSet: Sendable {
                 guard let item = element else { return }
                 let id = try item.requireName("id")
                 let coordinate = try Coordinate(from: item.requireObject("coordinate"))
-                table.upsert(Item(id: id, coordinate: coordinate, title: try item.optionalString("title") ?? "",
-                                  count: try item.optionalInt("count") ?? 1, stale: try item.optionalBool("stale") ?? false))
+                var kept = Item(id: id, coordinate: coordinate, title: try item.optionalString("title") ?? "",
+                                count: try item.optionalInt("count") ?? 1, stale: try item.optionalBool("stale") ?? false)
+                if keepsDetail {
+                    kept.subtitle = try item.optionalString("subtitle") ?? ""
+                    kept.cluster = try item.optionalBool("cluster") ?? false
+                    if let wind = item.field("wind"), let windObject = item.object(wind) {
+                        kept.rotation = try windObject.optionalNumber("rotation")
+                    }
+                }
+                table.upsert(kept)
             }
         }
         return .applied

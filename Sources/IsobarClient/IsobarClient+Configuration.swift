@@ -1,0 +1,44 @@
+extension IsobarClient {
+    /// How to reach the gateway and what to keep.
+    public struct Configuration: Sendable {
+        /// The gateway's WebSocket endpoint: `ws://host:port/ws`, or `wss://host/ws` for a gateway
+        /// with `--tls-cert` (or behind a TLS proxy).
+        public var url: String
+        /// The client's name (1-64 of `[A-Za-z0-9._-]`): favorites belong to it, so keep it stable
+        /// per user or device. With a token, the name the gateway's token file maps it to.
+        public var name: String
+        /// The gateway's token (`--token-file`), sent as `Authorization: Bearer`.
+        public var token: String?
+        /// A PEM file of certificates to trust for `wss://` instead of the system's (a gateway
+        /// with a self-signed certificate); nil: the system's trust roots.
+        public var trustRootsFile: String?
+        /// A file to keep the last set, viewport and favorites in, shown (marked offline, with
+        /// their age) before the connection is up; nil: nothing is kept.
+        public var offlineFile: String?
+        /// The reconnection backoff: after the n-th failed attempt in a row the client waits a
+        /// uniform draw in [0, min(initial · 2^(n-1), maximum)) ("full jitter", so clients
+        /// dropped together do not return together).
+        public var backoffInitial: Duration
+        public var backoffMaximum: Duration
+        /// The client pings the gateway this often and drops a connection whose pong does not come
+        /// by the next ping (a dead network path is noticed within two intervals).
+        public var pingInterval: Duration
+        /// How long an `async` request waits for its answer (it is sent again after each
+        /// reconnection meanwhile).
+        public var requestTimeout: Duration
+
+        public init(url: String, name: String, token: String? = nil, trustRootsFile: String? = nil, offlineFile: String? = nil,
+                    backoffInitial: Duration = .milliseconds(250), backoffMaximum: Duration = .seconds(15),
+                    pingInterval: Duration = .seconds(15), requestTimeout: Duration = .seconds(10)) {
+            self.url = url
+            self.name = name
+            self.token = token
+            self.trustRootsFile = trustRootsFile
+            self.offlineFile = offlineFile
+            self.backoffInitial = backoffInitial
+            self.backoffMaximum = backoffMaximum
+            self.pingInterval = pingInterval
+            self.requestTimeout = requestTimeout
+        }
+    }
+}
