@@ -53,7 +53,7 @@ public struct AttachState: Sendable {
     /// broadcasts `resync` (ZeroMQ prefix matching: it also gets other clients' `resync/<name>`,
     /// which it ignores) and `status`.
     public var topics: [String] {
-        ["annotations", "callout", "place", "results", "starred", "report", "locations", "vicinity", "error"].map { "\($0)/\(client)" } + ["resync", "status"]
+        ["annotations", "callout", "place", "results", "starred", "report", "locations", "vicinity", "conditions", "error"].map { "\($0)/\(client)" } + ["resync", "status"]
     }
 
     /// Whether to re-announce on the next tick.
@@ -90,7 +90,7 @@ public struct AttachState: Sendable {
         case "starred/\(client)":
             starred = payload
             return Reaction(print: true, changed: true)
-        case "place/\(client)", "results/\(client)", "report/\(client)", "locations/\(client)", "vicinity/\(client)":
+        case "place/\(client)", "results/\(client)", "report/\(client)", "locations/\(client)", "vicinity/\(client)", "conditions/\(client)":
             found = payload
             return Reaction(print: true, changed: true)
         case "callout/\(client)":
