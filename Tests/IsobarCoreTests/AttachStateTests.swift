@@ -61,6 +61,9 @@ import Testing
             _ = state.receive(topic: topic, payload: line + [UInt8(topic.count)])
             #expect(state.found == line + [UInt8(topic.count)])
         }
+        // A search's two answers are kept apart too (the terminal map lists places, then stations).
+        #expect(state.results == line + [UInt8("results/alice".count)])
+        #expect(state.locations == line + [UInt8("locations/alice".count)])
         #expect(state.receive(topic: "starred/alice", payload: line).changed && state.starred == line)
         #expect(state.receive(topic: "error/alice", payload: line) == AttachState.Reaction(print: true))
         #expect(state.receive(topic: "status", payload: line) == AttachState.Reaction(changed: true) && state.status == #"{"type":"x"}"#)
