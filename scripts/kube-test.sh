@@ -128,6 +128,8 @@ ctx="$work/context"
 mkdir -p "$ctx/.build-compose/lib"
 cp -r Containerfile.prebuilt Fixtures Web "$ctx/"
 install -m 0755 "$src" "$ctx/.build-compose/isobar"
+mkdir -p "$ctx/.build-compose/places"
+[ -f data/places/cities500.txt ] && cp data/places/cities500.txt "$ctx/.build-compose/places/"
 ldd_out=$(ldd "$src")
 ! grep -q 'not found' <<<"$ldd_out" || { grep 'not found' <<<"$ldd_out" >&2; log "FAIL: $src misses libraries on the host"; exit 1; }
 core=$(awk '$1 == "libswiftCore.so" && $2 == "=>" {print $3}' <<<"$ldd_out")

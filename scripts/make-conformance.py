@@ -196,6 +196,36 @@ vector(F, "Detail", "unknown", "An id not in the day's snapshot, or a day withou
 vector(F, "Client contract: annotations", "stale", "A station observed long ago is marked stale (key absent for fresh data).",
        [*snap([st("OLD", 0, 0, observedAt=1000), st("NEW", 1, 1)]), vp()])
 
+# The weather at a point or place (PROTOCOL.md): the filter's side, `spot` -> `ambient` or `particulars`.
+WS = "Weather at a point or place: spot"
+SEOUL = {"id": 1835848, "name": "Seoul", "admin1": None, "countryCode": "KR", "country": "South Korea", "latitude": 37.566,
+         "longitude": 126.9784, "population": 10349312, "timeZone": "Asia/Seoul"}
+KOSICE_PLACE = {"id": 724443, "name": "Košice", "admin1": None, "countryCode": "SK", "country": "Slovakia", "latitude": 48.71441,
+                "longitude": 21.25802, "population": 225044, "timeZone": "Europe/Bratislava"}
+
+
+def spot(lat, lon, place=None, distance=None, **keys):
+    return {"type": "spot", "client": "alice", "latitude": lat, "longitude": lon, "radiusKm": 50, "place": place,
+            "placeDistanceKm": distance, **keys}
+
+
+vector(F, WS, "in-reach", "The nearest station within radiusKm: ambient with the point, radius, place, distanceKm (R3), bearing (R1) "
+       "and the station without its forecast; presentation keys from the spot.",
+       [*snap([{**KOSICE[0], "humidity": 70, "hourly": [{"time": 1795428000, "temperature": 40.4}]}, *KOSICE[1:]]),
+        spot(48.71441, 21.25802, KOSICE_PLACE, 0, units="metric")])
+vector(F, WS, "out-of-reach", "The nearest station farther than radiusKm (LZKZ is 5.841 km from the point): station null, no "
+       "distanceKm or bearing; a spot without place is one without a named place.",
+       [*snap(KOSICE), {**spot(48.71441, 21.25802, KOSICE_PLACE, 0), "radiusKm": 5.8}, {"type": "spot", "client": "alice", "latitude": 0, "longitude": 0}])
+vector(F, WS, "no-snapshot", "No snapshot of the day: ambient with station null and snapshot null.",
+       [*snap(KOSICE), spot(48.7, 21.25, day="tomorrow")])
+vector(F, WS, "detail", "detail true with a station in reach: particulars (the forecast included) with the point, radius, place and "
+       "distances after the presentation keys; without one in reach: ambient.",
+       [*snap([{**KOSICE[0], "hourly": [{"time": 1795428000, "temperature": 40.4}]}, *KOSICE[1:]]),
+        spot(48.71441, 21.25802, KOSICE_PLACE, 0, detail=True, locale="sk"), spot(37.566, 126.9784, SEOUL, 0, detail=True)])
+vector(F, WS, "bad-spot", "A bad spot is one error to the client: a place without its name, placeDistanceKm without a place, radiusKm 0.",
+       [*snap(KOSICE), spot(0, 0, {"id": 1}), {"type": "spot", "client": "alice", "latitude": 0, "longitude": 0, "placeDistanceKm": 3},
+        {**spot(0, 0), "radiusKm": 0}])
+
 # ---------------------------------------------------------------- format
 M = "format"
 
@@ -276,6 +306,34 @@ vector(M, "Lines", "unknown-type-passes", "Types the formatter does not handle p
         {"type": "plugin-note", "x": 1}])
 vector(M, "Errors", "bad-visible", "A visible with a wrong type: one error addressed to its client.",
        ['{"type":"visible","client":"alice","version":"1"}', '{"type":"selection","client":"alice"}'])
+
+WC = "Weather at a point or place: conditions"
+
+
+def ambient(station, place=KOSICE_PLACE, **keys):
+    m = {"type": "ambient", "client": "alice", "day": "today", "snapshot": "today-1", "source": "feed", "fetchedAt": 1000, "ageSeconds": 0,
+         "point": {"latitude": 48.71441, "longitude": 21.25802}, "radiusKm": 50, "place": place, "placeDistanceKm": 0 if place else None}
+    m.update(keys)
+    m["station"] = station
+    return m
+
+
+vector(M, WC, "conditions", "ambient -> conditions: the place's name, the station line (km in metric, mi in imperial), the callout "
+       "lines, icon, and current (city, state, country, temperature, humidity, pressure, wind in the client's units).",
+       [ambient({**FULL, "latitude": 48.66308, "longitude": 21.24111}, distanceKm=6.4, bearing=189.2, units="metric"),
+        ambient({**KOSICE[0]}, distanceKm=6.4, bearing=189.2)])
+vector(M, WC, "no-station", "station null: no station within N km, empty details, current with the place and null values; without "
+       "a place the title is the point's coordinates.",
+       [ambient(None), ambient(None, place=None, locale="sk")])
+vector(M, WC, "report-for-a-place", "particulars with a point: the report under the place's name, the station line as subtitle, the "
+       "point, radius, place and distances after details.",
+       [{"type": "particulars", "client": "alice", "id": "LON", "day": "today", "snapshot": "today-1", "source": "feed", "fetchedAt": 1000,
+         "ageSeconds": 0, "point": {"latitude": 51.50853, "longitude": -0.12574}, "radiusKm": 50,
+         "place": {"id": 2643743, "name": "London", "admin1": None, "countryCode": "GB", "country": "United Kingdom", "latitude": 51.50853,
+                   "longitude": -0.12574, "population": 8961989, "timeZone": "Europe/London"},
+         "placeDistanceKm": 0, "distanceKm": 0.002, "bearing": 162.4, "station": FULL}])
+vector(M, WC, "bad-ambient", "A station without distanceKm and bearing, or a bearing of 360: one error to the client.",
+       [ambient(KOSICE[0]), ambient(KOSICE[0], distanceKm=1, bearing=360)])
 
 # ---------------------------------------------------------------- fetch
 H = "fetch"
@@ -365,6 +423,24 @@ vector(P, PG, "query-length", "A query of 100 characters is searched (nothing ma
        [gc("q" * 100), gc("q" * 101)], GAZ)
 vector(P, PF, "pass-through", "Lines of other types pass through unchanged.",
        [{"type": "status", "day": "today", "state": "ok", "url": "x"}, gc(id=2988507)], GAZ)
+
+PW = "Weather at a point or place: weather"
+
+
+def wx(client="alice", **keys):
+    return {"type": "weather", "client": client, **keys}
+
+
+vector(P, PW, "spot", "weather -> spot: a point named by the nearest place within 100 km (its distance unrounded), a place id at the "
+       "place's own point (distance 0), the ocean with place null; radiusKm (default 50), detail, day and presentation passed on.",
+       [wx(latitude=42.432356, longitude=25.637389), wx(id=1835848, radiusKm=25, detail=True, day="tomorrow", units="metric", locale="sk"),
+        wx(latitude=-30, longitude=-130)], GAZ)
+vector(P, PW, "bad-weather", "Each bad weather request is one error to the client: neither or both of a coordinate and an id, a "
+       "latitude 91, an id 0, an unknown id, radiusKm 0 and 20017, a detail that is not a boolean.",
+       [wx(), wx(id=1835848, latitude=0, longitude=0), wx(latitude=91, longitude=0), wx(id=0), wx(id=12345),
+        wx(id=1835848, radiusKm=0), wx(id=1835848, radiusKm=20017), wx(id=1835848, detail="yes")], GAZ)
+vector(P, PW, "no-gazetteer", "Without a gazetteer a point is passed on with place null (the weather works); a place id is an error.",
+       [wx(latitude=0, longitude=0), wx(id=1835848)], ["--places", "{repo}/conformance/places/no-such-file.txt"])
 
 
 def line(item):

@@ -167,6 +167,14 @@ VIEWPORT_PROPS = {"client": ref("client"), "center": ref("coordinate"),
                   "limit": {"type": "integer", "minimum": 1, "maximum": 1000000},
                   "version": INT0, "gateway": NESTR, "ref": {"type": "integer", "minimum": 1}}
 FIND_KEYS = {"day": ref("day"), **PRESENTATION}
+# Where a `weather` answer is (PROTOCOL.md: Weather at a point or place): the point, the station
+# radius, the named place and its distance; the station's distance and bearing when one is in reach.
+RADIUS = {"type": "number", "exclusiveMinimum": 0, "maximum": 20016}
+ANCHOR = {"point": ref("coordinate"), "radiusKm": RADIUS, "place": nullable(ref("gazetteerPlace")),
+          "placeDistanceKm": nullable({"type": "number", "minimum": 0}),
+          "distanceKm": {"type": "number", "minimum": 0}, "bearing": {"type": "number", "minimum": 0, "exclusiveMaximum": 360}}
+ANCHORED = {"if": {"required": ["point"]}, "then": {"required": ["radiusKm", "place", "placeDistanceKm", "distanceKm", "bearing"]},
+            "else": {"not": {"anyOf": [{"required": [k]} for k in ANCHOR if k != "point"]}}}
 
 MESSAGES = [
     message("station", "station", "Snapshots: station",
@@ -268,15 +276,20 @@ MESSAGES = [
     message("detail", "detail", "Detail",
             {"client": ref("client"), "id": NESTR, **FIND_KEYS}, ["client", "id"], "Everything about one station", "client, gateway -> filter"),
     message("particulars", "particulars", "Detail",
-            {"client": ref("client"), "id": NESTR, "day": ref("day"), **SNAPINFO_SET, **PRESENTATION, "station": ref("stationFull")},
-            ["client", "id", "day", "snapshot", "source", "fetchedAt", "ageSeconds", "station"], "One station with every field", "filter -> format"),
+            {"client": ref("client"), "id": NESTR, "day": ref("day"), **SNAPINFO_SET, **PRESENTATION, **ANCHOR,
+             "station": ref("stationFull")},
+            ["client", "id", "day", "snapshot", "source", "fetchedAt", "ageSeconds", "station"],
+            "One station with every field; with the point and place when it answers a `weather` detail", "filter -> format",
+            **ANCHORED),
     message("report", "report", "Detail",
             {"client": ref("client"), "id": NESTR, "day": ref("day"), "units": ref("units"), "windUnit": ref("windUnit"),
              "locale": ref("locale"), "title": STR, "subtitle": STR, "coordinate": ref("coordinate"), "details": ref("details"),
              "icon": ref("icon"), "stale": STALE, "hourly": {"type": "array", "items": ref("reportPoint")},
-             "daily": {"type": "array", "items": ref("reportPoint")}, **SNAPINFO_SET},
+             "daily": {"type": "array", "items": ref("reportPoint")}, **ANCHOR, **SNAPINFO_SET},
             ["client", "id", "day", "units", "windUnit", "locale", "title", "subtitle", "coordinate", "details", "hourly", "daily",
-             "snapshot", "source", "fetchedAt", "ageSeconds"], "One station's detail screen, worded", "format -> client"),
+             "snapshot", "source", "fetchedAt", "ageSeconds"],
+            "One station's detail screen, worded; under the place's name when it answers a `weather` detail", "format -> client",
+            **ANCHORED),
     message("visible", "visible", "Between filter and format: visible",
             {"client": ref("client"), "version": {"type": "integer", "minimum": 1}, "full": {"type": "boolean"}, "day": ref("day"),
              **SNAPINFO, **PRESENTATION,
@@ -313,13 +326,46 @@ MESSAGES = [
             "The nearest place within the radius, or nulls", "places -> client",
             oneOf=[{"properties": {"place": {"type": "object"}, "distanceKm": {"type": "number"}, "bearing": {"type": "number"}}},
                    {"properties": {"place": {"type": "null"}, "distanceKm": {"type": "null"}, "bearing": {"type": "null"}}}]),
+    message("weather", "weather", "Weather at a point or place: weather",
+            {"client": ref("client"), "latitude": ref("latitude"), "longitude": ref("longitude"),
+             "id": {"type": "integer", "minimum": 1}, "radiusKm": RADIUS, "detail": {"type": "boolean"}, **FIND_KEYS},
+            ["client"], "The weather at a point or a place (by geonameid)", "client, gateway -> places",
+            oneOf=[{"required": ["latitude", "longitude"], "not": {"required": ["id"]}},
+                   {"required": ["id"], "not": {"anyOf": [{"required": ["latitude"]}, {"required": ["longitude"]}]}}]),
+    message("spot", "spot", "Weather at a point or place: spot",
+            {"client": ref("client"), "latitude": ref("latitude"), "longitude": ref("longitude"), "radiusKm": RADIUS,
+             "place": nullable(ref("gazetteerPlace")), "placeDistanceKm": nullable({"type": "number", "minimum": 0}),
+             "detail": {"type": "boolean"}, **FIND_KEYS},
+            ["client", "latitude", "longitude"], "A weather request with its place resolved", "places -> filter"),
+    message("ambient", "ambient", "Weather at a point or place: ambient",
+            {"client": ref("client"), "day": ref("day"), **SNAPINFO, **PRESENTATION, **ANCHOR, "station": nullable(ref("stationFull"))},
+            ["client", "day", "snapshot", "source", "fetchedAt", "ageSeconds", "point", "radiusKm", "place", "placeDistanceKm", "station"],
+            "The nearest station within the radius of a point, or none", "filter -> format",
+            **{"if": {"properties": {"station": {"type": "object"}}}, "then": {"required": ["distanceKm", "bearing"]},
+               "else": {"not": {"anyOf": [{"required": ["distanceKm"]}, {"required": ["bearing"]}]}}}),
+    message("conditions", "conditions", "Weather at a point or place: conditions",
+            {"client": ref("client"), "day": ref("day"), **PRESENTATION, **ANCHOR, "title": STR, "subtitle": STR,
+             "station": nullable(obj({"id": NESTR, "name": STR, "coordinate": ref("coordinate")}, ["id", "name", "coordinate"])),
+             "details": ref("details"), "icon": ref("icon"),
+             "current": obj({"city": nullable(STR), "state": nullable(STR), "country": nullable(STR),
+                             "countryCode": nullable({"type": "string", "pattern": "^([A-Z]{2})?$"}),
+                             "temperature": nullable(NUM), "humidity": nullable({"type": "number", "minimum": 0, "maximum": 100}),
+                             "pressure": nullable({"type": "number", "minimum": 0}), "windSpeed": nullable({"type": "number", "minimum": 0}),
+                             "windDirection": nullable({"type": "number", "minimum": 0, "maximum": 360})},
+                            ["city", "state", "country", "countryCode", "temperature", "humidity", "pressure", "windSpeed", "windDirection"]),
+             **SNAPINFO},
+            ["client", "day", "field", "units", "windUnit", "locale", "point", "radiusKm", "place", "placeDistanceKm", "title", "subtitle",
+             "station", "details", "current", "snapshot", "source", "fetchedAt", "ageSeconds"],
+            "The weather at a point or place, worded (AirVisual's nearest_city in `current`)", "format -> client",
+            **{"if": {"properties": {"station": {"type": "object"}}}, "then": {"required": ["distanceKm", "bearing"]},
+               "else": {"not": {"anyOf": [{"required": ["distanceKm"]}, {"required": ["bearing"]}, {"required": ["icon"]}]}}}),
 ]
 
 # What an app sends over the gateway's WebSocket (PROTOCOL.md: Gateway, Framing): the client
 # contract without `client` (the gateway fills it in) and without the gateway's own `gateway`/`ref`.
-WEBSOCKET_SENDS = ["viewport", "select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse"]
+WEBSOCKET_SENDS = ["viewport", "select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse", "weather"]
 # What the gateway relays to an app, unchanged.
-WEBSOCKET_RECEIVES = ["annotations", "callout", "place", "results", "starred", "report", "locations", "vicinity", "status", "error"]
+WEBSOCKET_RECEIVES = ["annotations", "callout", "place", "results", "starred", "report", "locations", "vicinity", "conditions", "status", "error"]
 
 
 def write(path, data):

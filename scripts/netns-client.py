@@ -10,6 +10,9 @@ full set). Then, for each stdin line (JSON):
     {"client": "alice", "viewport": {center, span}, "within": 2}   send it, wait for the right set
     {"client": "alice", "expect": {center, span}, "within": 2}     wait, sending nothing
     {"client": "alice", "viewport": {...}, "send_only": true}      send it, do not wait
+    {"client": "alice", "weather": {id or latitude/longitude, radiusKm}, "title": T, "within": 5}
+        send a `weather` request, wait for its `conditions`: ok when the title is T and the station is
+        the one a scan of the fixture finds nearest within radiusKm (or none)
 
 and prints one JSON line: {"client", "ok", "seconds", "held", "expected"}. "The right set" is the
 brute force of PROTOCOL.md's clustering (Tests/reference/cluster_reference.py) over the fixture's
@@ -17,6 +20,7 @@ stations, compared as sets of annotation ids. Needs `websockets` (Debian python3
 """
 import asyncio
 import json
+import math
 import os
 import sys
 import time
@@ -42,8 +46,12 @@ class Client:
         self.name, self.shown, self.version, self.broken = name, {}, None, False
         self.changed = asyncio.Event()
         self.ws = None
+        self.conditions = asyncio.Queue()
 
     def apply(self, message):
+        if message.get("type") == "conditions":
+            self.conditions.put_nowait(message)
+            return
         if message.get("type") != "annotations":
             return
         version, full = message.get("version"), message.get("full")
@@ -94,6 +102,32 @@ async def wait_for(client, want, within):
             pass
 
 
+def nearest_within(stations, latitude, longitude, radius):
+    """The station a scan finds nearest (haversine on the 6371.0088 km sphere, smaller id on a tie)
+    if it is within `radius` km, else None (PROTOCOL.md: Weather at a point or place)."""
+    def h(s):
+        p1, p2 = math.radians(latitude), math.radians(s["latitude"])
+        return min(1, math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(s["longitude"] - longitude) / 2) ** 2)
+    best = min(stations, key=lambda s: (h(s), s["id"].encode()))
+    distance = 2 * math.asin(math.sqrt(h(best))) * 6371.0088
+    return best["id"] if distance <= radius else None
+
+
+async def weather(client, stations, command):
+    start = time.monotonic()
+    await client.ws.send(json.dumps({"type": "weather", **command["weather"]}))
+    try:
+        answer = await asyncio.wait_for(client.conditions.get(), timeout=command.get("within", 5))
+    except asyncio.TimeoutError:
+        return {"client": client.name, "ok": False, "seconds": round(time.monotonic() - start, 3), "error": "no conditions"}
+    point = answer.get("point", {})
+    want = nearest_within(stations, point.get("latitude", 0), point.get("longitude", 0), answer.get("radiusKm", 50))
+    got = (answer.get("station") or {}).get("id")
+    ok = answer.get("title") == command["title"] and got == want
+    return {"client": client.name, "ok": ok, "seconds": round(time.monotonic() - start, 3), "title": answer.get("title"),
+            "station": got, "expected": want}
+
+
 async def main():
     url, fixture, names = sys.argv[1], sys.argv[2], sys.argv[3:]
     stations = load_stations(fixture)
@@ -112,6 +146,9 @@ async def main():
             if client.ws is not None:
                 break
             await asyncio.sleep(0.05)
+        if "weather" in command:
+            print(json.dumps(await weather(client, stations, command)), flush=True)
+            continue
         viewport = command.get("viewport") or command.get("expect")
         if "viewport" in command:
             await client.ws.send(json.dumps({"type": "viewport", **command["viewport"]}))

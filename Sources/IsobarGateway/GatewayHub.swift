@@ -45,10 +45,10 @@ public final class GatewayHub: @unchecked Sendable {
 
     /// Topics the gateway subscribes to. Prefixes: `annotations/` and `callout/` match every
     /// client's traffic, and topics are compared exactly on arrival (see PROTOCOL.md).
-    public static let topics = ["annotations/", "callout/", "place/", "results/", "error/", "starred/", "report/", "locations/", "vicinity/", "status", "tally", "resync"]
+    public static let topics = ["annotations/", "callout/", "place/", "results/", "error/", "starred/", "report/", "locations/", "vicinity/", "conditions/", "status", "tally", "resync"]
 
     /// Client-facing answers other than annotations, relayed to their client as they are.
-    static let answerPrefixes = ["callout/", "place/", "results/", "starred/", "report/", "error/", "locations/", "vicinity/"]
+    static let answerPrefixes = ["callout/", "place/", "results/", "starred/", "report/", "error/", "locations/", "vicinity/", "conditions/"]
 
     public init(options: GatewayOptions, metrics: GatewayMetrics, logger: Logger) {
         self.options = options

@@ -128,6 +128,9 @@ public final class AttachSession: @unchecked Sendable {
     /// The latest answer to a `nearest` or `search` (a `place` or `results` line), if any.
     public var lastFindAnswer: [UInt8]? { lock.withLock { state.found } }
 
+    /// The latest search answers: stations (`results`) and places (`locations`), if any came.
+    public var lastSearch: (results: [UInt8]?, locations: [UInt8]?) { lock.withLock { (state.results, state.locations) } }
+
     /// The latest favorites list (`starred`), if any came.
     public var lastFavorites: [UInt8]? { lock.withLock { state.starred } }
 

@@ -59,13 +59,12 @@ struct PlacesCommand: AsyncParsableCommand {
     /// cannot be read or loaded.
     static func load(_ file: String, logger: Logger) -> PlacesEngine {
         let start = ContinuousClock.now
-        guard let data = FileManager.default.contents(atPath: file) else {
-            let reason = "no gazetteer is loaded: cannot read \(file)"
-            logger.error("\(reason)")
-            return PlacesEngine(gazetteer: nil, unavailable: reason)
-        }
-        do {
-            let gazetteer = try data.withUnsafeBytes { buffer in try Gazetteer(dump: buffer, file: file) }
+        do throws(PlacesError) {
+            guard let gazetteer = try Gazetteer.load(file: file) else {
+                let reason = "no gazetteer is loaded: cannot read \(file)"
+                logger.error("\(reason)")
+                return PlacesEngine(gazetteer: nil, unavailable: reason)
+            }
             let report = gazetteer.report
             logger.info("loaded \(report.places) places from \(file) in \(ContinuousClock.now - start)")
             if report.skipped > 0 {

@@ -10,7 +10,8 @@ import IsobarStdio
 ///
 /// Keys: arrows pan a quarter of the span, + and - zoom by two, d toggles the day, f cycles the
 /// field, u cycles units, Enter selects the station nearest the centre, Esc clears it, `/` searches
-/// by name or id (type, Enter; 1-9 jumps to a hit), `n` asks for the station nearest the centre
+/// places (`geocode`) and stations by name or id, places listed first (type, Enter; 1-9 centres
+/// the map on a hit, and selects it when it is a station), `n` asks for the station nearest the centre
 /// (anywhere, not only in view), `*` toggles the selected station as a favorite, q quits.
 final class TerminalMap: @unchecked Sendable {
     // @unchecked: `viewport` is only touched on the key-reading thread (run()); redraws take `drawLock`.
@@ -53,7 +54,11 @@ final class TerminalMap: @unchecked Sendable {
             switch key {
             case .enter:
                 typing = nil
-                if !query.isEmpty { session.publish(type: "search") { $0.key("query"); $0.string(query); $0.key("limit"); $0.int(9) } }
+                if !query.isEmpty {
+                    // Places (the places stage) and stations (the filter), listed places first.
+                    session.publish(type: "geocode") { $0.key("query"); $0.string(query); $0.key("limit"); $0.int(5) }
+                    session.publish(type: "search") { $0.key("query"); $0.string(query); $0.key("limit"); $0.int(9) }
+                }
             case .escape: typing = nil
             case .character("\u{7F}"), .character("\u{08}"): typing = String(query.dropLast())
             case .character(let c): if query.count < 100 { typing = query + String(c) }
@@ -110,12 +115,12 @@ final class TerminalMap: @unchecked Sendable {
             session.publish(type: "favorite") { $0.key("id"); $0.string(id); $0.key("on"); $0.bool(on) }
             return true
         case .character(let c) where c.isNumber && c != "0":
-            // Jump to search hit c: centre on it and select it.
+            // Jump to search hit c: centre on it; a station is selected too.
             guard let hit = searchHits().dropFirst((c.wholeNumberValue ?? 1) - 1).first else { return true }
             center = hit.coordinate
             viewport.region = Region(clampingCenter: center, latitudeDelta: dlat, longitudeDelta: dlon)
             session.update(viewport)
-            select(hit.id)
+            if let id = hit.station { select(id) }
             return true
         case .character("q"), .character("Q"): return false
         default: return true
@@ -130,15 +135,28 @@ final class TerminalMap: @unchecked Sendable {
         session.select(id)
     }
 
-    /// The last search's hits (id and coordinate), in order.
-    private func searchHits() -> [(id: String, coordinate: Coordinate)] {
-        guard let bytes = session.lastFindAnswer, let object = try? JSONObject(storage: bytes),
-              (try? object.optionalString("type")) == "results", let field = object.field("hits") else { return [] }
-        return object.arrayElements(field).compactMap { element in
-            let hit = object.object(at: element.range)
-            guard let id = try? hit.optionalString("id"), let coordinate = try? Coordinate(from: hit.requireObject("coordinate")) else { return nil }
-            return (id, coordinate)
+    /// The last search's hits, places first, then stations (at most 9 in all): what each shows,
+    /// where it is, and the station id to select (nil for a place).
+    private func searchHits() -> [(text: String, coordinate: Coordinate, station: String?)] {
+        var hits: [(text: String, coordinate: Coordinate, station: String?)] = []
+        let (results, locations) = session.lastSearch
+        if let bytes = locations, let object = try? JSONObject(storage: bytes), let field = object.field("results") {
+            for element in object.arrayElements(field) {
+                let place = object.object(at: element.range)
+                guard let coordinate = try? Coordinate(from: place), let name = try? place.requireString("name") else { continue }
+                let region = [(try? place.optionalString("admin1")) ?? nil, (try? place.optionalString("country")) ?? nil].compactMap { $0 }
+                hits.append(("⌖ " + ([name] + region).joined(separator: ", "), coordinate, nil))
+            }
         }
+        if let bytes = results, let object = try? JSONObject(storage: bytes), let field = object.field("hits") {
+            for element in object.arrayElements(field) {
+                let hit = object.object(at: element.range)
+                guard let id = try? hit.requireString("id"), let coordinate = try? Coordinate(from: hit.requireObject("coordinate")) else { continue }
+                func text(_ key: StaticString) -> String { ((try? hit.optionalString(key)) ?? nil) ?? "" }
+                hits.append(("\(id) \(text("name")) \(text("title")) (\(text("match")))", coordinate, id))
+            }
+        }
+        return Array(hits.prefix(9))
     }
 
     /// A `report` (the detail screen) as lines: title and subtitle, every labelled value, then the
@@ -182,14 +200,9 @@ final class TerminalMap: @unchecked Sendable {
                 let km = (try? object.optionalNumber("distanceKm")) ?? nil
                 let bearing = (try? object.optionalNumber("bearing")) ?? nil
                 lines.append("nearest: \(id ?? "none") \(title ?? "") \(km.map { String(format: "%.1f km", $0) } ?? "") \(bearing.map { String(format: "bearing %.0f°", $0) } ?? "")")
-            case "results":
-                if let field = object.field("hits") {
-                    for (n, element) in object.arrayElements(field).prefix(9).enumerated() {
-                        let hit = object.object(at: element.range)
-                        lines.append("\(n + 1) \((try? hit.optionalString("id")) ?? nil ?? "") \((try? hit.optionalString("name")) ?? nil ?? "") \((try? hit.optionalString("title")) ?? nil ?? "") (\((try? hit.optionalString("match")) ?? nil ?? ""))")
-                    }
-                    if lines.count == (typing == nil ? 0 : 1) { lines.append("search: no match") }
-                }
+            case "results", "locations":
+                for (n, hit) in searchHits().enumerated() { lines.append("\(n + 1) \(hit.text)") }
+                if lines.count == (typing == nil ? 0 : 1) { lines.append("search: no match") }
             case "report":
                 lines += Self.reportLines(object)
             default: break

@@ -57,10 +57,13 @@ import Testing
         let line = Array(#"{"type":"x"}"#.utf8)
         #expect(state.receive(topic: "callout/alice", payload: line) == AttachState.Reaction(print: true, changed: true))
         #expect(state.callout == line)
-        for topic in ["place/alice", "results/alice", "report/alice", "locations/alice", "vicinity/alice"] {
+        for topic in ["place/alice", "results/alice", "report/alice", "locations/alice", "vicinity/alice", "conditions/alice"] {
             _ = state.receive(topic: topic, payload: line + [UInt8(topic.count)])
             #expect(state.found == line + [UInt8(topic.count)])
         }
+        // A search's two answers are kept apart too (the terminal map lists places, then stations).
+        #expect(state.results == line + [UInt8("results/alice".count)])
+        #expect(state.locations == line + [UInt8("locations/alice".count)])
         #expect(state.receive(topic: "starred/alice", payload: line).changed && state.starred == line)
         #expect(state.receive(topic: "error/alice", payload: line) == AttachState.Reaction(print: true))
         #expect(state.receive(topic: "status", payload: line) == AttachState.Reaction(changed: true) && state.status == #"{"type":"x"}"#)
@@ -69,6 +72,6 @@ import Testing
         #expect(state.receive(topic: "annotations/alice", payload: line) == AttachState.Reaction(print: true))
         #expect(state.phase == .answered)
         #expect(state.topics == ["annotations/alice", "callout/alice", "place/alice", "results/alice", "starred/alice", "report/alice",
-                                 "locations/alice", "vicinity/alice", "error/alice", "resync", "status"])
+                                 "locations/alice", "vicinity/alice", "conditions/alice", "error/alice", "resync", "status"])
     }
 }

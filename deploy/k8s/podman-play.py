@@ -33,7 +33,7 @@ import sys
 
 import yaml
 
-ORDER = ["broker", "sample-feed", "persist", "filter", "format", "fetch", "gateway"]
+ORDER = ["broker", "sample-feed", "persist", "filter", "format", "places", "fetch", "gateway"]
 
 
 def selects(selector, labels):

@@ -4,7 +4,7 @@
 #
 #   broker   10.231.7.1   isobar broker --allow-remote --curve-secret … --curve-allow (feeds, stages, gateway keys)
 #   feeds    10.231.7.2   the sample feed (its own loopback), fetch and persist, each under plug
-#   stages   10.231.7.3   two filter shards (0/2, 1/2) and format, each under plug
+#   stages   10.231.7.3   two filter shards (0/2, 1/2), format and places (Fixtures/places-sample.txt), each under plug
 #   gateway  10.231.7.4   isobar gateway on its loopback, and the WebSocket clients (scripts/netns-client.py)
 #   stranger 10.231.7.5   a plug subscribed to everything with a key the broker does not allow
 #
@@ -78,11 +78,13 @@ start_broker
 on feeds "$bin" sample-feed --port 18089 --fixtures Fixtures --period 3600 >"$work/sample.log" 2>&1 & pids+=($!)
 on feeds env "${bus[@]}" "$(as feeds)" "$bin" plug --name persist --sub station --sub snapshot --sub resync -- \
   "$bin" persist --data-dir "$work/data" >"$work/persist.log" 2>&1 & pids+=($!)
-on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name format --sub visible --sub selection --sub closest --sub matches --sub pinned --sub particulars -- \
+on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name format --sub visible --sub selection --sub closest --sub matches --sub pinned --sub particulars --sub ambient -- \
   "$bin" format >"$work/format.log" 2>&1 & pids+=($!)
+on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name places --sub geocode/ --sub reverse/ --sub weather/ -- \
+  "$bin" places --places Fixtures/places-sample.txt >"$work/places.log" 2>&1 & pids+=($!)
 # Two filter shards; each stage's input is also written to a file (tee), to check what it heard.
 for k in 0 1; do
-  on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name "filter-$k" --shard "$k/2" --sub station --sub snapshot --sub viewport/ --sub select/ --sub resync --sub lease --sub leave/ --sub nearest/ --sub search/ --sub favorite/ --sub detail/ -- \
+  on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name "filter-$k" --shard "$k/2" --sub station --sub snapshot --sub viewport/ --sub select/ --sub resync --sub lease --sub leave/ --sub nearest/ --sub search/ --sub favorite/ --sub detail/ --sub spot/ -- \
     sh -c "tee -a '$work/filter-$k.in' | '$bin' filter --request-resync --shard $k/2" >"$work/filter-$k.log" 2>&1 & pids+=($!)
 done
 sleep 0.5
@@ -130,6 +132,18 @@ for round in $(seq 5); do
   done
 done
 log "15 random pans: each client's set right within 2 s ($(grep -c '"ok": true' "$work/results.ndjson") answers)"
+
+# The weather at a place and at a point (PROTOCOL.md, "Weather at a point or place"): the gateway
+# host's request crosses places and the client's filter shard (alice in shard 1, bob in shard 0) to
+# the formatter; the station named is the one a scan of the feed finds nearest within the radius.
+weather() {
+  local client=$1 request=$2 title=$3 reply
+  echo "{\"client\":\"$client\",\"weather\":$request,\"title\":\"$title\",\"within\":5}" >&"${CLIENTS[1]}"
+  read -r reply <&"${CLIENTS[0]}" || { log "FAIL: the clients process ended (weather)"; exit 1; }
+  if [[ "$reply" == *'"ok": true'* ]]; then log "weather for $client: $reply"; else log "FAIL: weather for $client: $reply"; failures=$((failures + 1)); fi
+}
+weather alice '{"id":5419384,"radiusKm":300}' Denver
+weather bob '{"latitude":39.8,"longitude":-89.6,"radiusKm":500}' Springfield
 
 # The stages host's link down for 5 s, then back: every client right within 2 s of its return,
 # each with a new pan sent while the link was down.

@@ -3,8 +3,8 @@
 records both directions, for validation against schema/websocket/ (what the app sends) and
 schema/messages/ (what it receives):
     python3 scripts/schema/gateway.py HOST:PORT SENT.ndjson RECEIVED.ndjson
-Sends a viewport, select, nearest, search, favorite, detail, resync, geocode and reverse (without
-`client`, as the gateway's clients do; the places stage answers locations and vicinity), then
+Sends a viewport, select, nearest, search, favorite, detail, resync, geocode, reverse and weather (without
+`client`, as the gateway's clients do; the places stage answers locations and vicinity, the formatter conditions), then
 three bad frames (not JSON, another client's name, an unknown type), each answered with an error
 frame; collects every frame until 2 s pass without one.
 """
@@ -30,6 +30,8 @@ REQUESTS = [
     {"type": "geocode", "id": 1835848},
     {"type": "reverse", "latitude": 42.432356, "longitude": 25.637389, "radiusKm": 50},
     {"type": "reverse", "latitude": -30, "longitude": -130},
+    {"type": "weather", "id": 5419384, "radiusKm": 500},
+    {"type": "weather", "latitude": 0, "longitude": 0, "units": "metric"},
 ]
 BAD = ["not json", json.dumps({"type": "select", "client": "someone-else", "id": "K1D3"}), json.dumps({"type": "no-such-type"})]
 

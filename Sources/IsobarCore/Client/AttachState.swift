@@ -39,6 +39,10 @@ public struct AttachState: Sendable {
     public private(set) var callout: [UInt8]?
     /// The latest `place`, `results` or `report` (answers to `nearest`, `search`, `detail`).
     public private(set) var found: [UInt8]?
+    /// The latest `results` and `locations` (a search's stations and places: the terminal map's
+    /// `/` asks for both and lists places first).
+    public private(set) var results: [UInt8]?
+    public private(set) var locations: [UInt8]?
     /// The latest `starred` list (this client's favorites).
     public private(set) var starred: [UInt8]?
     /// The latest `status` line.
@@ -53,7 +57,7 @@ public struct AttachState: Sendable {
     /// broadcasts `resync` (ZeroMQ prefix matching: it also gets other clients' `resync/<name>`,
     /// which it ignores) and `status`.
     public var topics: [String] {
-        ["annotations", "callout", "place", "results", "starred", "report", "locations", "vicinity", "error"].map { "\($0)/\(client)" } + ["resync", "status"]
+        ["annotations", "callout", "place", "results", "starred", "report", "locations", "vicinity", "conditions", "error"].map { "\($0)/\(client)" } + ["resync", "status"]
     }
 
     /// Whether to re-announce on the next tick.
@@ -90,8 +94,10 @@ public struct AttachState: Sendable {
         case "starred/\(client)":
             starred = payload
             return Reaction(print: true, changed: true)
-        case "place/\(client)", "results/\(client)", "report/\(client)", "locations/\(client)", "vicinity/\(client)":
+        case "place/\(client)", "results/\(client)", "report/\(client)", "locations/\(client)", "vicinity/\(client)", "conditions/\(client)":
             found = payload
+            if topic == "results/\(client)" { results = payload }
+            if topic == "locations/\(client)" { locations = payload }
             return Reaction(print: true, changed: true)
         case "callout/\(client)":
             callout = payload

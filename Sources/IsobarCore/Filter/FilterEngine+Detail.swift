@@ -10,14 +10,23 @@ extension FilterEngine {
         guard let position = snapshot.position(of: request.id) else {
             throw MessageError("unknown station \"\(request.id)\" in the \(day.rawValue) snapshot")
         }
+        writeParticulars(client: request.client, day: day, snapshot: snapshot, position: position, presentation: presentation,
+                         into: &out) { _ in }
+    }
+
+    /// A `particulars` line for the station at `position`; `extra` writes members after the
+    /// presentation keys (a `spot`'s point and place).
+    func writeParticulars(client: String, day: Day, snapshot: StationSnapshot, position: Int, presentation: Presentation,
+                          into out: inout JSONWriter, extra: (inout JSONWriter) -> Void) {
         let station = snapshot.stations[position]
         out.objectStart()
         out.key("type"); out.string("particulars")
-        out.key("client"); out.string(request.client)
+        out.key("client"); out.string(client)
         out.key("id"); out.string(station.id)
         out.key("day"); out.string(day.rawValue)
         writeFindSnapshotInfo(snapshot, into: &out)
         presentation.write(to: &out)
+        extra(&out)
         out.key("station")
         out.objectStart()
         station.writeMembers(to: &out)

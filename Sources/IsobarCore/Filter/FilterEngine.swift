@@ -14,7 +14,7 @@ public final class FilterEngine {
     /// the tests all use this list). The slashes matter: `select` would also match `selection`, its
     /// own output, which it would pass through and receive again forever.
     public static let subscriptions = ["station", "snapshot", "viewport/", "select/", "resync", "lease", "leave/",
-                                       "nearest/", "search/", "favorite/", "detail/"]
+                                       "nearest/", "search/", "favorite/", "detail/", "spot/"]
     public let options: FilterOptions
     private var snapshots: [Day: StationSnapshot] = [:]
     private var assembler = SnapshotAssembler()
@@ -99,6 +99,7 @@ public final class FilterEngine {
         case "search": search(try SearchRequest(from: object), now: now, into: &out)
         case "favorite": try favorite(FavoriteRequest(from: object), now: now, into: &out)
         case "detail": try detail(DetailRequest(from: object), now: now, into: &out)
+        case "spot": spot(try Spot(from: object), now: now, into: &out)
         default:
             out.raw(object.rawBytes)
             out.newline()

@@ -16,7 +16,7 @@ extension FormatEngine {
         out.key("units"); out.string(titles.presentation.units.rawValue)
         out.key("windUnit"); out.string(titles.presentation.windUnit.rawValue)
         out.key("locale"); out.string(titles.presentation.locale.rawValue)
-        writeCalloutContent(station, titles: titles, day: day, into: &out)
+        try writeReportHeading(object, station: station, titles: titles, day: day, into: &out)
         if let icon = station.details?.icon { out.key("icon"); out.string(icon.rawValue) }
         if try stationObject.optionalBool("stale") == true { out.key("stale"); out.bool(true) }
         for (key, points) in [("hourly" as StaticString, station.details?.hourly ?? []), ("daily", station.details?.daily ?? [])] {

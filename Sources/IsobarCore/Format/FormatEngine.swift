@@ -5,7 +5,7 @@
 public struct FormatEngine: Sendable {
     public static let stage = "format"
     /// The topic prefixes the formatter subscribes to on the bus: the filter's per-client outputs.
-    public static let subscriptions = ["visible", "selection", "closest", "matches", "pinned", "particulars"]
+    public static let subscriptions = ["visible", "selection", "closest", "matches", "pinned", "particulars", "ambient"]
     /// Used for whatever a client's viewport did not specify.
     public var defaults: ResolvedPresentation
 
@@ -35,6 +35,7 @@ public struct FormatEngine: Sendable {
             case "matches": try results(object, into: &out)
             case "pinned": try starred(object, into: &out)
             case "particulars": try report(object, into: &out)
+            case "ambient": try conditions(object, into: &out)
             default:
                 out.raw(object.rawBytes)
                 out.newline()

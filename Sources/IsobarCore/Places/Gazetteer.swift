@@ -33,6 +33,12 @@ public struct Gazetteer: Sendable {
     public init(dump bytes: UnsafeRawBufferPointer, file: String) throws(PlacesError) {
         var builder = Builder()
         let report = try GeoNamesDump.read(bytes, file: file) { builder.add($0) }
+        try self.init(builder: builder, report: report, file: file)
+    }
+
+    /// The gazetteer of the rows `builder` collected: the name index sorted, the id and point
+    /// indexes built.
+    init(builder: Builder, report: GeoNamesDump.Report, file: String) throws(PlacesError) {
         guard builder.ids.count < Int(Int32.max) else { throw .tooManyPlaces(file: file, line: 0) }
         self.report = report
         ids = builder.ids

@@ -2,11 +2,13 @@
 /// immutable ``Gazetteer``, one answer (or one `error`) per request; every other message type
 /// passes through unchanged, as in the other stages. Stateless, so it can be restarted or replaced
 /// at any moment. Without a gazetteer (none configured, or the file could not be loaded) each
-/// request is answered with an `error` saying so and the rest of the pipeline is unaffected.
+/// request is answered with an `error` saying so and the rest of the pipeline is unaffected. A
+/// `weather` request is not answered here: it leaves as a ``Spot`` for the filter with its place
+/// resolved (PlacesEngine+Weather.swift).
 public struct PlacesEngine: Sendable {
     public static let stage = "places"
     /// The topic prefixes the places stage subscribes to on the bus: the clients' requests.
-    public static let subscriptions = ["geocode/", "reverse/"]
+    public static let subscriptions = ["geocode/", "reverse/", "weather/"]
 
     public let gazetteer: Gazetteer?
     /// Why there is no gazetteer, told to each client that asks (nil when one is loaded).
@@ -30,6 +32,7 @@ public struct PlacesEngine: Sendable {
             switch try object.requireName("type", maxLength: .max) {
             case "geocode": try geocode(GeocodeRequest(from: object), into: &out)
             case "reverse": try reverse(ReverseRequest(from: object), into: &out)
+            case "weather": try weather(WeatherRequest(from: object), into: &out)
             default:
                 out.raw(object.rawBytes)
                 out.newline()

@@ -10,7 +10,7 @@ public enum ClientPartition {
 
     /// The message types a client sends to the filter: their topics carry the partition
     /// (`viewport/07/alice`), so each shard subscribes to its partitions' prefixes only.
-    public static let routedTypes: Set<String> = ["viewport", "select", "leave", "nearest", "search", "favorite", "detail"]
+    public static let routedTypes: Set<String> = ["viewport", "select", "leave", "nearest", "search", "favorite", "detail", "spot"]
 
     /// The partition of a client name given as UTF-8 bytes.
     public static func of<C: Sequence>(utf8 bytes: C) -> Int where C.Element == UInt8 {
@@ -28,8 +28,9 @@ public enum ClientPartition {
 
     /// Whether messages of this type (given as UTF-8 bytes) are routed by partition.
     static func isRouted<C: Collection>(typeBytes type: C) -> Bool where C.Element == UInt8 {
-        // Seven short names: compare lengths first, then bytes (this runs for every published line).
+        // Eight short names: compare lengths first, then bytes (this runs for every published line).
         switch type.count {
+        case 4: return type.elementsEqual("spot".utf8)
         case 5: return type.elementsEqual("leave".utf8)
         case 6: return type.elementsEqual("select".utf8) || type.elementsEqual("search".utf8) || type.elementsEqual("detail".utf8)
         case 7: return type.elementsEqual("nearest".utf8)
