@@ -288,7 +288,8 @@ for fmt, file, extra in (("darksky", "darksky.json", []), ("openweather", "openw
            [], ONCE + ["--format", fmt, *extra, "--today", "{repo}/Fixtures/feeds/" + file, "--tomorrow", "{repo}/Fixtures/feeds/" + file])
 for fmt, file, what in (("metar", "metar.json", "the Aviation Weather Center data API's JSON"),
                         ("metar", "metars.cache.csv", "the Aviation Weather Center cache table"),
-                        ("openmeteo", "openmeteo.json", "Open-Meteo forecast answers (iso8601 local times and °C/km/h; unixtime and °F/mp/h)")):
+                        ("openmeteo", "openmeteo.json", "Open-Meteo forecast answers (iso8601 local times and °C/km/h; unixtime and °F/mp/h)"),
+                        ("nws", "nws.json", "api.weather.gov observations (GeoJSON, a unit per value)")):
     vector(H, "Fetcher output", file.removesuffix(".json").replace(".", "-"), f"{fmt} fixture Fixtures/feeds/{file}, {what}: "
            "every field converted (VRB and calm wind, missing groups, 10+ visibility, units per variable), forecasts kept.",
            [], ONCE + ["--format", fmt, "--today", "{repo}/Fixtures/feeds/" + file, "--tomorrow", "{repo}/Fixtures/feeds/" + file])

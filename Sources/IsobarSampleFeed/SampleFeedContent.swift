@@ -27,7 +27,7 @@ public final class SampleFeedContent: @unchecked Sendable {
     /// Where each other format's fixture is, under the fixtures directory.
     public static let formatFiles: [FeedFormat: String] = [
         .openweather: "feeds/openweather-group.json", .darksky: "feeds/darksky.json", .airvisual: "feeds/airvisual.json",
-        .metar: "feeds/metar.json", .openmeteo: "feeds/openmeteo.json",
+        .metar: "feeds/metar.json", .openmeteo: "feeds/openmeteo.json", .nws: "feeds/nws.json",
     ]
     /// nil when drift is off.
     public let drift: SampleFeedDrift?

@@ -11,7 +11,8 @@ import Testing
 /// file gives.
 @Suite struct SampleFeedFormatTests {
     static let files: [(FeedFormat, String)] = [(.openweather, "feeds/openweather-group.json"), (.darksky, "feeds/darksky.json"),
-                                                (.airvisual, "feeds/airvisual.json"), (.metar, "feeds/metar.json"), (.openmeteo, "feeds/openmeteo.json")]
+                                                (.airvisual, "feeds/airvisual.json"), (.metar, "feeds/metar.json"), (.openmeteo, "feeds/openmeteo.json"),
+                                                (.nws, "feeds/nws.json")]
 
     func fixture(_ file: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: TestSupport.fixtures + "/" + file)))

@@ -1,7 +1,7 @@
 /// The feed formats `isobar fetch --format` reads, and `auto`, which recognises the body by its
 /// shape (the first response or record) and says which it chose.
 public enum FeedFormat: String, Sendable, CaseIterable, Equatable {
-    case onx, openweather, darksky, airvisual, metar, openmeteo, auto
+    case onx, openweather, darksky, airvisual, metar, openmeteo, nws, auto
 
     /// Options some formats need to read their numbers.
     public struct Options: Sendable, Equatable {
@@ -22,6 +22,7 @@ public enum FeedFormat: String, Sendable, CaseIterable, Equatable {
         case .airvisual: return (try AirVisualFeed.parse(body, stage: stage), .airvisual)
         case .metar: return (try MetarFeed.parse(body, stage: stage), .metar)
         case .openmeteo: return (try OpenMeteoFeed.parse(body, day: day, stage: stage), .openmeteo)
+        case .nws: return (try NWSFeed.parse(body, stage: stage), .nws)
         case .auto:
             let format = try Self.recognise(body)
             return try format.parse(body, day: day, options: options, stage: stage)
@@ -40,7 +41,7 @@ public enum FeedFormat: String, Sendable, CaseIterable, Equatable {
             first = try? JSONObject(storage: body)
         }
         guard let object = first else {
-            throw MessageError("feed body is neither a JSON object nor an array of objects, so no format (onx, openweather, darksky, airvisual, metar, openmeteo) recognises it")
+            throw MessageError("feed body is neither a JSON object nor an array of objects, so no format (onx, openweather, darksky, airvisual, metar, openmeteo, nws) recognises it")
         }
         // Before Dark Sky: an Open-Meteo answer also has latitude, longitude and daily (and *_units).
         if OpenMeteoFeed.isResponse(object) { return .openmeteo }
@@ -48,9 +49,10 @@ public enum FeedFormat: String, Sendable, CaseIterable, Equatable {
         if OpenWeatherFeed.isResponse(object) { return .openweather }
         if AirVisualFeed.isResponse(object) { return .airvisual }
         if MetarFeed.isResponse(object) { return .metar }
+        if NWSFeed.isResponse(object) { return .nws }
         if OnXFeed.isRecord(object) { return .onx }
         let keys = object.keys.prefix(6).map { "\"\($0.prefix(20))\"" }.joined(separator: ", ")
-        throw MessageError("feed body matches none of the formats onx, openweather, darksky, airvisual, metar, openmeteo (its first object has \(keys)); give --format")
+        throw MessageError("feed body matches none of the formats onx, openweather, darksky, airvisual, metar, openmeteo, nws (its first object has \(keys)); give --format")
     }
 
     private static func firstElement(_ body: [UInt8]) -> JSONObject? {
