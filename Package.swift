@@ -38,6 +38,8 @@ let package = Package(
             pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"])]
         ),
+        // zlib's inflate, for gzip files fetched as they are (the METAR cache file); only IsobarNet imports it.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Safe Swift API over libzmq; the only importer of CLibZMQ.
         .target(name: "IsobarBus", dependencies: ["CLibZMQ"], swiftSettings: strict),
         // Pure logic: JSON, messages, geometry, the stage engines. No I/O.
@@ -55,7 +57,7 @@ let package = Package(
         ], swiftSettings: strict),
         // HTTP: the feed fetcher (AsyncHTTPClient) and the sample feed server (SwiftNIO).
         .target(name: "IsobarNet", dependencies: [
-            "IsobarCore", "IsobarStdio",
+            "IsobarCore", "IsobarStdio", "CZlib",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -344,6 +344,21 @@ for fmt, file, extra in (("darksky", "darksky.json", []), ("openweather", "openw
                          ("openweather", "openweather-imperial.json", ["--openweather-units", "imperial"]), ("airvisual", "airvisual.json", [])):
     vector(H, "Fetcher output", file.removesuffix(".json"), f"{fmt} fixture Fixtures/feeds/{file}: stations with their optional fields, converted and rounded to 6 decimals.",
            [], ONCE + ["--format", fmt, *extra, "--today", "{repo}/Fixtures/feeds/" + file, "--tomorrow", "{repo}/Fixtures/feeds/" + file])
+for fmt, file, what in (("metar", "metar.json", "the Aviation Weather Center data API's JSON"),
+                        ("metar", "metars.cache.csv", "the Aviation Weather Center cache table"),
+                        ("openmeteo", "openmeteo.json", "Open-Meteo forecast answers (iso8601 local times and °C/km/h; unixtime and °F/mp/h)"),
+                        ("nws", "nws.json", "api.weather.gov observations (GeoJSON, a unit per value)")):
+    vector(H, "Fetcher output", file.removesuffix(".json").replace(".", "-"), f"{fmt} fixture Fixtures/feeds/{file}, {what}: "
+           "every field converted (VRB and calm wind, missing groups, 10+ visibility, units per variable), forecasts kept.",
+           [], ONCE + ["--format", fmt, "--today", "{repo}/Fixtures/feeds/" + file, "--tomorrow", "{repo}/Fixtures/feeds/" + file])
+vector(H, "Fetcher output", "metar-bad-records", "METAR JSON with a record without a position and one with a wind direction that is neither degrees "
+       "nor VRB (each rejected alone), and a cache table with a short row; a body of another shape for tomorrow (status failed).",
+       [], ONCE + ["--format", "metar", "--today", "{files}/metar.json", "--today", "{files}/cache.csv", "--tomorrow", "{files}/other.json"],
+       files={"metar.json": '[{"icaoId":"KAAA","lat":40,"lon":-100,"obsTime":1795679400,"temp":10,"dewp":5,"wdir":"VRB","wspd":4,"visib":"10+","rawOb":"KAAA 260750Z VRB04KT 10SM CLR 10/05 A3001"},'
+                             '{"icaoId":"KBBB","lon":-100,"rawOb":"KBBB"},{"icaoId":"KCCC","lat":41,"lon":-101,"wdir":"NNE","rawOb":"KCCC"}]',
+              "cache.csv": "raw_text,station_id,observation_time,latitude,longitude,temp_c,dewpoint_c,wind_dir_degrees,wind_speed_kt\n"
+                           "KDDD 260750Z 00000KT,KDDD,2026-11-26T07:50:00Z,42,-102,-1,-3,0,0\nKEEE 260750Z,KEEE,2026-11-26T07:50:00Z,43\n",
+              "other.json": '[{"id":"K1","name":"onX station"}]'})
 vector(H, "Fetcher output", "several-sources", "Two sources for today: ids prefixed with each source's label, one snapshot.",
        [], ONCE + ["--today", "onx+{repo}/Fixtures/today.json", "--today", "darksky+{repo}/Fixtures/feeds/darksky.json",
                    "--tomorrow", "{repo}/Fixtures/tomorrow.json"])

@@ -16,6 +16,8 @@ public final class FeedClient: Sendable {
     let timeout: Double
     let maxBodyBytes: Int
     let maxRedirects: Int
+    /// What every request says it is: the software, by name and version.
+    public static let userAgent = "isobar-fetch/1 (Isobar weather pipeline)"
 
     public init(timeout: Double, maxBodyBytes: Int, maxRedirects: Int) {
         self.timeout = timeout
@@ -60,8 +62,9 @@ public final class FeedClient: Sendable {
     func fetchHTTP(_ url: String, validators: ConditionalValidators, logger: Logger, streamingOnX: Bool = false) async -> FetchResponse {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
-        request.headers.add(name: "User-Agent", value: "isobar-fetch")
-        request.headers.add(name: "Accept", value: "application/json")
+        // Public services ask each client to name itself (AWC, and api.weather.gov requires it).
+        request.headers.add(name: "User-Agent", value: Self.userAgent)
+        request.headers.add(name: "Accept", value: "application/json, application/geo+json;q=0.9, text/csv;q=0.8, */*;q=0.1")
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         for header in validators.requestHeaders { request.headers.add(name: header.name, value: header.value) }
         let nanoseconds = Int64(min(timeout, 86_400) * 1e9)
@@ -105,6 +108,10 @@ public final class FeedClient: Sendable {
                     chunk.withUnsafeReadableBytes { body.append($0) }
                 }
                 return body.finish(validators)
+            case 429, 503:
+                let reason = "HTTP \(status.code) \(status.reasonPhrase)"
+                guard let seconds = Self.retryAfter(response.headers.first(name: "retry-after")) else { return .failed(reason) }
+                return .throttled(reason + " (Retry-After \(Self.seconds(seconds)) s)", retryAfter: seconds)
             case 300..<400:
                 let location = response.headers.first(name: "location") ?? "(no Location)"
                 return .failed("HTTP \(status.code) redirect to \(location.prefix(200)) not followed: only http(s) targets, at most \(maxRedirects) redirects")
@@ -142,6 +149,14 @@ public final class FeedClient: Sendable {
             return "compressed body (Content-Encoding) could not be inflated within the \(maxBodyBytes)-byte limit: \(error)"
         }
         return "request failed: \(error)"
+    }
+
+    /// A `Retry-After` of delta-seconds (`120`); nil for none, a negative or non-numeric value, or
+    /// an HTTP-date (then the ordinary backoff applies).
+    static func retryAfter(_ header: String?) -> Double? {
+        guard let header, !header.isEmpty, header.utf8.count <= 10, header.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let seconds = Int(header) else { return nil }
+        return Double(seconds)
     }
 
     public static func seconds(_ value: Double) -> String {

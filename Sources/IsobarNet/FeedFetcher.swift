@@ -175,14 +175,16 @@ public actor FeedFetcher {
             case .notModified:
                 if feed.sources.count == 1 { return nil }
                 return .failure(MessageError(name + "answered not modified to an unconditional request"))
-            case .failed(let reason):
+            case .failed(let reason), .throttled(let reason, _):
                 return .failure(MessageError(name + reason))
             case .parsed(let parsed, let given):
                 parts.append((.onx, parsed))
                 validators = given
             case .body(let bytes, let given):
                 do {
-                    let (parsed, chosen) = try source.format.parse(bytes, day: feed.day, options: formatOptions, stage: "fetch")
+                    // A gzip file served as it is (the METAR cache) is inflated first, within the body limit.
+                    let body = try GzipFile.inflatedIfGzip(bytes, limit: client.maxBodyBytes)
+                    let (parsed, chosen) = try source.format.parse(body, day: feed.day, options: formatOptions, stage: "fetch")
                     if source.format == .auto {
                         logger.info("--format auto: \(feed.day.rawValue)'s body is \(chosen.rawValue)", metadata: ["url": "\(source.location)"])
                     }
@@ -210,7 +212,12 @@ public actor FeedFetcher {
         case nil:
             outcome = .notModified
         case .failure(let error):
-            outcome = .failed(reason: error.description)
+            // The longest wait any source asked for (429/503 with Retry-After), if one did.
+            let retryAfter = responses.compactMap { response -> Double? in
+                if case .throttled(_, let seconds) = response { return seconds }
+                return nil
+            }.max()
+            outcome = retryAfter.map { .throttled(reason: error.description, retryAfter: $0) } ?? .failed(reason: error.description)
         case .success(let (result, validators)):
             parsed = result
             snapshotID = OnXFeed.snapshotID(day: day, stations: result.stations)

@@ -25,6 +25,8 @@ public struct FeedPoller: Sendable {
         case content(snapshotID: String, validators: ConditionalValidators)
         /// Anything else: network error, bad status, oversized or unparsable body.
         case failed(reason: String)
+        /// A failure whose server said when to come back (429/503 with `Retry-After`, seconds).
+        case throttled(reason: String, retryAfter: Double)
     }
 
     /// What the fetcher should publish.
@@ -93,11 +95,16 @@ public struct FeedPoller: Sendable {
             return .publish(retryIn: interval)
         case .failed(let reason):
             return fail(reason, attempt: attempt, now: now, jitter: jitter)
+        case .throttled(let reason, let retryAfter):
+            return fail(reason, attempt: attempt, now: now, jitter: jitter, atLeast: min(max(0, retryAfter), Self.maxRetryAfter))
         }
     }
 
-    private mutating func fail(_ reason: String, attempt: Int, now: Double, jitter: Double) -> Decision {
-        let wait = backoff.delay(attempt: attempt, jitter: jitter)
+    /// The longest `Retry-After` honoured, seconds: a server cannot silence a source for days.
+    public static let maxRetryAfter = 3600.0
+
+    private mutating func fail(_ reason: String, attempt: Int, now: Double, jitter: Double, atLeast: Double = 0) -> Decision {
+        let wait = max(backoff.delay(attempt: attempt, jitter: jitter), atLeast)
         state = .backingOff(attempt: attempt, until: now + wait)
         return .failed(reason: reason, attempt: attempt, retryIn: wait)
     }

@@ -10,4 +10,7 @@ public enum FetchResponse: Sendable, Equatable {
     case parsed(ParsedFeed, ConditionalValidators)
     /// Why nothing usable came back, in words for a `status` message.
     case failed(String)
+    /// 429 Too Many Requests or 503 with a `Retry-After` in seconds: the server's own wait, which
+    /// the next attempt honours (up to `FeedPoller.maxRetryAfter`).
+    case throttled(String, retryAfter: Double)
 }

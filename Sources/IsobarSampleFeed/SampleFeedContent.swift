@@ -26,6 +26,7 @@ public final class SampleFeedContent: Sendable {
     /// Where each other format's fixture is, under the fixtures directory.
     public static let formatFiles: [FeedFormat: String] = [
         .openweather: "feeds/openweather-group.json", .darksky: "feeds/darksky.json", .airvisual: "feeds/airvisual.json",
+        .metar: "feeds/metar.json", .openmeteo: "feeds/openmeteo.json", .nws: "feeds/nws.json",
     ]
     /// nil when drift is off.
     public let drift: SampleFeedDrift?
@@ -69,7 +70,7 @@ public final class SampleFeedContent: Sendable {
         switch FeedClient.readFile(path, validators: ConditionalValidators(), limit: 64 << 20) {
         case .body(let bytes, _): return bytes
         case .failed(let reason): throw SampleFeedError("\(reason) (set the fixtures directory with --fixtures DIR)")
-        case .notModified, .parsed: throw SampleFeedError("could not read \(path)")
+        case .notModified, .parsed, .throttled: throw SampleFeedError("could not read \(path)")
         }
     }
 

@@ -57,6 +57,6 @@ public struct SampleFeedOptions: Sendable, Equatable {
         guard errorRate.isFinite, (0...1).contains(errorRate) else { throw SampleFeedError("--error-rate must be a probability 0...1, got \(errorRate)") }
         guard slowSeconds.isFinite, (0...3600).contains(slowSeconds) else { throw SampleFeedError("slow duration must be 0...3600 seconds, got \(slowSeconds)") }
         guard hugeBytes > 0 else { throw SampleFeedError("huge body size must be positive, got \(hugeBytes)") }
-        guard format != .auto else { throw SampleFeedError("--format must be onx, openweather, darksky or airvisual, not auto") }
+        guard format != .auto else { throw SampleFeedError("--format must be onx, openweather, darksky, airvisual, metar, openmeteo or nws, not auto") }
     }
 }

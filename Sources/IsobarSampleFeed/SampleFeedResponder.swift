@@ -8,7 +8,8 @@ import Synchronization
 /// fault modes. Pure apart from the seeded `--error-rate` draws, so it is tested without a socket.
 ///
 /// Routes: `GET /today.json`, `GET /tomorrow.json` (HEAD too: the onX fixtures, drifting, or with
-/// `--format` another format's fixture), `GET /openweather.json`, `/darksky.json`, `/airvisual.json`
+/// `--format` another format's fixture), `GET /openweather.json`, `/darksky.json`, `/airvisual.json`,
+/// `/metar.json`, `/openmeteo.json`, `/nws.json`
 /// (those formats' fixtures as they are), `GET /health` (200 `ok`).
 /// Query: `fault=NAME` (see `SampleFeedFault`), `delay=SECONDS` (before any answer).
 public final class SampleFeedResponder: Sendable {
@@ -40,12 +41,12 @@ public final class SampleFeedResponder: Sendable {
         switch path {
         case "/today.json": day = .today
         case "/tomorrow.json": day = .tomorrow
-        case "/openweather.json", "/darksky.json", "/airvisual.json":
+        case "/openweather.json", "/darksky.json", "/airvisual.json", "/metar.json", "/openmeteo.json", "/nws.json":
             day = .today
             format = FeedFormat(rawValue: String(path.dropFirst().dropLast(5))) ?? .onx
         default:
             return SampleFeedReply(.full(.notFound, Self.textHeaders(),
-                                         Array("not found: the feeds are /today.json and /tomorrow.json (and /openweather.json, /darksky.json, /airvisual.json); /health for checks\n".utf8)))
+                                         Array("not found: the feeds are /today.json and /tomorrow.json (and /openweather.json, /darksky.json, /airvisual.json, /metar.json, /openmeteo.json, /nws.json); /health for checks\n".utf8)))
         }
         if format != .onx && content.formats[format] == nil {
             return SampleFeedReply(.full(.notFound, Self.textHeaders(),

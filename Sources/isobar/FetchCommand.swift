@@ -38,7 +38,7 @@ struct FetchCommand: AsyncParsableCommand {
     var maxBodyBytes = Limits.feedBodyBytes
     @Option(help: "Redirects followed per request.")
     var maxRedirects = 3
-    @Option(help: "The feeds' format: onx, openweather, darksky, airvisual, or auto (recognise each body and log which it is).")
+    @Option(help: "The feeds' format: onx, openweather, darksky, airvisual, metar, openmeteo, nws, or auto (recognise each body and log which it is).")
     var format: FeedFormat = .onx
     @Option(name: .customLong("openweather-units"), help: "What the OpenWeather request asked for with units=: standard (kelvin, m/s; the API's default), metric (°C, m/s) or imperial (°F, mph).")
     var openWeatherUnits: OpenWeatherFeed.Units = .standard

@@ -10,7 +10,7 @@ struct SampleFeedCommand: AsyncParsableCommand {
         abstract: "Serve today.json and tomorrow.json in the onX format over HTTP, drifting over time, with fault modes.",
         discussion: """
         GET /today.json, /tomorrow.json (ETag, Last-Modified, 304 on If-None-Match/If-Modified-Since), /health.
-        GET /openweather.json, /darksky.json, /airvisual.json: those formats' fixtures (FIXTURES/feeds/), as they are.
+        GET /openweather.json, /darksky.json, /airvisual.json, /metar.json, /openmeteo.json, /nws.json: those formats' fixtures (FIXTURES/feeds/), as they are.
         --format makes /today.json and /tomorrow.json serve one of those instead of onX.
         Epoch 0 is the fixture exactly; every --period seconds the values drift deterministically (seeded).
         Faults per request with ?fault=500|404|delay=S|slow|truncate|drop|notjson|huge|badrecords|empty|redirectloop,
@@ -33,13 +33,13 @@ struct SampleFeedCommand: AsyncParsableCommand {
     var fault: String?
     @Option(help: "Probability of a random transient fault per request.")
     var errorRate: Double = 0
-    @Option(help: "What /today.json and /tomorrow.json serve: onx (drifting), openweather, darksky or airvisual (the fixture).")
+    @Option(help: "What /today.json and /tomorrow.json serve: onx (drifting), openweather, darksky, airvisual, metar, openmeteo or nws (the fixture).")
     var format = "onx"
 
     func run() async throws {
         Logs.bootstrap()
         guard let chosen = FeedFormat(rawValue: format) else {
-            throw ValidationError("--format must be onx, openweather, darksky or airvisual, got \(format)")
+            throw ValidationError("--format must be onx, openweather, darksky, airvisual, metar, openmeteo or nws, got \(format)")
         }
         var options = SampleFeedOptions(host: host, port: port, fixturesDirectory: fixtures, drift: drift != "off",
                                         period: period, seed: seed, errorRate: errorRate, format: chosen)

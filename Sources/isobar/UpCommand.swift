@@ -25,7 +25,7 @@ struct UpCommand: AsyncParsableCommand {
     var sample = false
     @Option(help: "Port of the sample feed.")
     var samplePort = 8089
-    @Option(help: "With --sample, the formats fetched from it, comma-separated (onx, openweather, darksky, airvisual; or all): several feeds at once, ids prefixed by format.")
+    @Option(help: "With --sample, the formats fetched from it, comma-separated (onx, openweather, darksky, airvisual, metar, openmeteo, nws; or all): several feeds at once, ids prefixed by format.")
     var sampleFormats = "onx"
     @Option(help: "Seconds per sample-feed drift epoch.")
     var samplePeriod: Double = 30
@@ -37,7 +37,7 @@ struct UpCommand: AsyncParsableCommand {
     var tomorrow: [String] = []
     @Option(help: "Seconds between feed polls.")
     var interval: Double?
-    @Option(help: "The feeds' format (fetch --format): onx, openweather, darksky, airvisual or auto.")
+    @Option(help: "The feeds' format (fetch --format): onx, openweather, darksky, airvisual, metar, openmeteo, nws or auto.")
     var format: FeedFormat = .onx
     @Option(name: .customLong("openweather-units"), help: "What an OpenWeather request asked for with units= (fetch --openweather-units).")
     var openWeatherUnits: OpenWeatherFeed.Units = .standard
@@ -154,12 +154,12 @@ struct UpCommand: AsyncParsableCommand {
 
     /// `onx,darksky` or `all` as formats, in a fixed order; a clear error for anything else.
     static func sampleFormatList(_ text: String) throws -> [FeedFormat] {
-        let known: [FeedFormat] = [.onx, .openweather, .darksky, .airvisual]
+        let known: [FeedFormat] = [.onx, .openweather, .darksky, .airvisual, .metar, .openmeteo, .nws]
         if text == "all" { return known }
         var chosen: [FeedFormat] = []
         for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard let format = FeedFormat(rawValue: name), known.contains(format) else {
-                throw ValidationError("--sample-formats: \(name) is not one of onx, openweather, darksky, airvisual, all")
+                throw ValidationError("--sample-formats: \(name) is not one of onx, openweather, darksky, airvisual, metar, openmeteo, nws, all")
             }
             if !chosen.contains(format) { chosen.append(format) }
         }

@@ -116,10 +116,10 @@ import Testing
     }
 
     @Test func autoRefusesWhatNoFormatRecognises() {
-        #expect(throws: MessageError(#"feed body matches none of the formats onx, openweather, darksky, airvisual (its first object has "a", "b"); give --format"#)) {
+        #expect(throws: MessageError(#"feed body matches none of the formats onx, openweather, darksky, airvisual, metar, openmeteo, nws (its first object has "a", "b"); give --format"#)) {
             try FeedFormat.recognise(Array(#"[{"a":1,"b":2}]"#.utf8))
         }
-        #expect(throws: MessageError("feed body is neither a JSON object nor an array of objects, so no format (onx, openweather, darksky, airvisual) recognises it")) {
+        #expect(throws: MessageError("feed body is neither a JSON object nor an array of objects, so no format (onx, openweather, darksky, airvisual, metar, openmeteo, nws) recognises it")) {
             try FeedFormat.recognise(Array("[1,2]".utf8))
         }
     }

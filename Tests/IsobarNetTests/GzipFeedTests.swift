@@ -25,8 +25,9 @@ import Testing
         return Array(compressed)
     }
 
-    /// A one-shot HTTP server on loopback answering each connection with `response`; returns its port.
-    static func serve(_ response: [UInt8], connections: Int) throws -> Int {
+    /// A one-shot HTTP server on loopback answering each connection with `response`; returns its
+    /// port. Each request's head goes to `received` when given.
+    static func serve(_ response: [UInt8], connections: Int, received: ReceivedRequests? = nil) throws -> Int {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -48,6 +49,7 @@ import Testing
                     if n <= 0 { break }
                     request += buffer[0..<n]
                 }
+                received?.append(String(decoding: request, as: UTF8.self))
                 _ = response.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
                 close(connection)
             }

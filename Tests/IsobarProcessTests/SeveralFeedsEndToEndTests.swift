@@ -108,7 +108,7 @@ import Testing
     }
 
     /// `up --sample --sample-formats all`: the sample feed serves every format and `up` fetches
-    /// them all, so a client sees the same four kinds of station as from the files above.
+    /// them all, so a client sees every kind of station (onX, Dark Sky, AirVisual, OpenWeather, METAR, Open-Meteo, NWS).
     @Test func upSampleServesEveryFormat() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-sample-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -121,10 +121,10 @@ import Testing
         defer { up.signal(SIGINT); _ = up.waitForExit(timeout: .seconds(30)) }
         let bob = try TestClient("bob", endpoints: endpoints)
         let all = bob.wait(timeout: 40, resend: { bob.viewport(0, 0, 180, 360, limit: 1000) }) { set in
-            set.items.count == 181 + 3 + 3 + 4
+            set.items.count == 181 + 3 + 3 + 4 + 6 + 2 + 3
         }
         #expect(all, "bob held \(bob.state.items.count) stations: \(bob.state.items.keys.sorted().prefix(5))")
-        for id in ["onx:K1D3", "darksky:48.7164,21.2611", "airvisual:Slovakia/Kosicky/Kosice", "openweather:2643743"] {
+        for id in ["onx:K1D3", "darksky:48.7164,21.2611", "airvisual:Slovakia/Kosicky/Kosice", "openweather:2643743", "metar:KSFO", "openmeteo:48.7200,21.2600", "nws:KSFO"] {
             #expect(bob.state.items[id] != nil, "\(id)")
         }
         // A format it does not know is refused before anything starts (ArgumentParser's usage error).

@@ -40,6 +40,20 @@ struct FeedBody {
         }
     }
 
+    /// Each element read by `record` into one feed (an element that is not an object, or whose
+    /// `record` throws, rejected alone), or the refusal of a body with no valid element.
+    func collect(stage: String, _ record: (JSONObject, inout [String]) throws(MessageError) -> Station) throws(MessageError) -> ParsedFeed {
+        var collector = FeedCollector(stage: stage)
+        collector.reserve(records: elements.count)
+        for element in elements {
+            guard let object = element.object else { collector.rejectNonObject(element.kind, excerpt: element.excerpt); continue }
+            collector.add(excerpt: element.excerpt) { (warnings: inout [String]) throws(MessageError) in
+                try record(object, &warnings)
+            }
+        }
+        return try collector.finish()
+    }
+
     static func refusal(_ expected: String, _ why: String) -> MessageError {
         MessageError("feed body is not \(expected): \(why); keeping the previous snapshot")
     }

@@ -7,7 +7,7 @@
 /// passed through untouched.
 struct FeedUnits: Sendable, Equatable {
     enum Temperature: Sendable { case kelvin, celsius, fahrenheit }
-    enum Speed: Sendable { case metersPerSecond, kilometersPerHour, mph }
+    enum Speed: Sendable { case metersPerSecond, kilometersPerHour, mph, knots }
     enum Distance: Sendable { case meters, kilometers, miles }
 
     var temperature: Temperature
@@ -28,6 +28,7 @@ struct FeedUnits: Sendable, Equatable {
         switch speed {
         case .metersPerSecond: return Self.rounded6(UnitFactors.mph(metersPerSecond: value))
         case .kilometersPerHour: return Self.rounded6(UnitFactors.mph(kilometersPerHour: value))
+        case .knots: return Self.rounded6(UnitFactors.mph(knots: value))
         case .mph: return value
         }
     }
