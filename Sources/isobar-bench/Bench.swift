@@ -8,7 +8,8 @@ struct Bench: ParsableCommand {
         abstract: "Isobar's benchmarks: each subcommand runs one, repeated, and prints a table (median, min, max).",
         subcommands: [GenCommand.self, BusHopCommand.self, PipeFilterCommand.self, LatencyCommand.self, ClientApplyCommand.self,
                       ClientsCommand.self, DenseCommand.self, MemoryCommand.self, PassThroughCommand.self, GatewayBenchCommand.self,
-                      FindCommand.self, FetchBenchCommand.self, ClientMemoryCommand.self, PlacesBenchCommand.self])
+                      FindCommand.self, FetchBenchCommand.self, ClientMemoryCommand.self, PlacesBenchCommand.self,
+                      CountedCommand.self])
 
     static func main() {
         Children.installSignalHandlers()

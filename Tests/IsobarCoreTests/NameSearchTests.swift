@@ -87,4 +87,18 @@ import Testing
         let ids = index.search("same", limit: 3, in: stations).map { stations[Int($0.position)].id }
         #expect(ids == ["S0", "S1", "S10"])
     }
+
+    /// Within one name, stations come in the order of their ids' bytes: ids sharing their first 8
+    /// bytes, ids that are a prefix of another, a real zero byte against the end of an id, bytes
+    /// above 0x7F, upper against lower case (the index sorts on an 8-byte prefix first).
+    @Test func idsOfOneNameInByteOrderPastEightBytes() {
+        let ids = ["ABCDEFGH1", "ABCDEFGH", "ABCDEFGH0", "ABCDEFGHI", "A\u{0}", "A", "AB", "é", "z", "Z", "ABCDEFGH\u{0}X",
+                   "ABCDEFG", "ABCDEFGG9", "ÉTÉ", "", "0"]
+        let stations = ids.map { Station(id: $0, name: "Same", coordinate: Coordinate(latitude: 0, longitude: 0)) }
+        let index = NameIndex(stations: stations)
+        let found = index.search("same", limit: 100, in: stations).map { stations[Int($0.position)].id }
+        #expect(found == ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(found == ["", "0", "A", "A\u{0}", "AB", "ABCDEFG", "ABCDEFGG9", "ABCDEFGH", "ABCDEFGH\u{0}X", "ABCDEFGH0",
+                          "ABCDEFGH1", "ABCDEFGHI", "Z", "z", "É" + "TÉ", "é"])
+    }
 }

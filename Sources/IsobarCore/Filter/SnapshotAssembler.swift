@@ -25,6 +25,9 @@ public struct SnapshotAssembler: Sendable {
     public let maxStations: Int
     public let maxPending: Int
     private var pending: [String: Pending] = [:]
+    /// Where the last station's snapshot is in `pending`: a dictionary index stays valid while
+    /// only values change, so every insertion or removal sets it to nil.
+    private var lastIndex: [String: Pending].Index?
     private var clock = 0
 
     public init(maxStations: Int = 5_000_000, maxPending: Int = 4) {
@@ -38,27 +41,37 @@ public struct SnapshotAssembler: Sendable {
             throw MessageError("seq \(message.seq) exceeds the largest snapshot accepted (\(maxStations) stations)")
         }
         clock += 1
-        var entry: Pending
-        if let existing = pending.removeValue(forKey: message.snapshot) {
-            entry = existing
+        let index: [String: Pending].Index
+        if let last = lastIndex, IDBytes.equal(pending.keys[last], message.snapshot) {
+            index = last  // the usual case: the same snapshot as the line before, no hashing
+        } else if let found = pending.index(forKey: message.snapshot) {
+            index = found
         } else {
+            lastIndex = nil
             if pending.count >= maxPending, let oldest = pending.min(by: { $0.value.lastTouched < $1.value.lastTouched })?.key {
                 pending[oldest] = nil
             }
-            entry = Pending(lastTouched: clock)
+            pending[message.snapshot] = Pending(lastTouched: clock)
+            guard let added = pending.index(forKey: message.snapshot) else { return }
+            index = added
         }
-        entry.lastTouched = clock
-        if message.seq == entry.stations.count {
-            entry.stations.append(message.station)
-            while let next = entry.early.removeValue(forKey: entry.stations.count) { entry.stations.append(next) }
-        } else if message.seq > entry.stations.count {
-            entry.early[message.seq] = message.station
+        lastIndex = index
+        // Mutated in place through the index (no copy of the pending arrays, no second lookup).
+        pending.values[index].lastTouched = clock
+        let held = pending.values[index].stations.count
+        if message.seq == held {
+            pending.values[index].stations.append(message.station)
+            while let next = pending.values[index].early.removeValue(forKey: pending.values[index].stations.count) {
+                pending.values[index].stations.append(next)
+            }
+        } else if message.seq > held {
+            pending.values[index].early[message.seq] = message.station
         }  // else: a duplicate of a station already held
-        pending[message.snapshot] = entry
     }
 
     /// Completes (or fails) the snapshot named by `end`, forgetting its pending state either way.
     public mutating func finish(_ end: SnapshotEnd) -> Outcome {
+        lastIndex = nil
         if end.count == 0 {
             pending[end.snapshot] = nil
             return .complete([])
@@ -72,6 +85,7 @@ public struct SnapshotAssembler: Sendable {
 
     /// Drops a pending snapshot (one that is already current, so assembling it again is waste).
     public mutating func discard(_ snapshot: String) {
+        lastIndex = nil
         pending[snapshot] = nil
     }
 

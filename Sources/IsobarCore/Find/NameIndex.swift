@@ -65,16 +65,40 @@ public struct NameIndex: Sendable {
             members[Int(next[r])] = Int32(position)
             next[r] += 1
         }
+        // Within a name, by id bytes: each member carries its id's first 8 bytes as one big-endian
+        // integer (zero-padded), so nearly every comparison is one integer compare; only equal
+        // prefixes compare the whole ids. (Comparing the ids' UTF-8 views element by element was
+        // a sixth of a million-station snapshot's build.) The same order as comparing the bytes:
+        // a padded zero ties with a real zero byte and falls through to the full comparison.
+        var group: [(prefix: UInt64, member: Int32)] = []
         for r in 0..<names.count where starts[r + 1] - starts[r] > 1 {
-            members[Int(starts[r])..<Int(starts[r + 1])].sort { a, b in
-                stations[Int(a)].id.utf8.lexicographicallyPrecedes(stations[Int(b)].id.utf8)
+            let range = Int(starts[r])..<Int(starts[r + 1])
+            group.removeAll(keepingCapacity: true)
+            for k in range { group.append((Self.idPrefix(stations[Int(members[k])].id), members[k])) }
+            group.sort { a, b in
+                if a.prefix != b.prefix { return a.prefix < b.prefix }
+                return stations[Int(a.member)].id.utf8.lexicographicallyPrecedes(stations[Int(b.member)].id.utf8)
             }
+            for (offset, entry) in group.enumerated() { members[range.lowerBound + offset] = entry.member }
         }
         self.text = text
         nameOffsets = offsets
         groupStarts = starts
         self.members = members
         ids = IDTable(stations: stations, onlyMixedCase: idsFoundElsewhere)
+    }
+
+    /// The first 8 bytes of `id`'s UTF-8 as a big-endian integer, zero-padded (a sort key whose
+    /// order is the bytes' order wherever two keys differ).
+    static func idPrefix(_ id: String) -> UInt64 {
+        var prefix: UInt64 = 0
+        var taken = 0
+        for byte in id.utf8 {
+            guard taken < 8 else { break }
+            prefix = prefix << 8 | UInt64(byte)
+            taken += 1
+        }
+        return taken == 0 ? 0 : prefix << (8 * UInt64(8 - taken))
     }
 
     /// One search result: a station's position in the snapshot and why it matched.
