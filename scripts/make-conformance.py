@@ -30,9 +30,15 @@ VECTORS = []
 SKEW = ["--max-future-skew", "4102444800"]
 
 
+# The formatter takes a station's time zone, when its feed names none, from the nearest place of
+# a gazetteer (PROTOCOL.md, "Local time"): the format vectors name the kit's own, so the answers
+# do not depend on which gazetteer is installed.
+ZONES = ["--places", "{repo}/conformance/places/gazetteer.txt"]
+
+
 def vector(stage, section, name, description, input_lines, args=(), disputed=None, files=None):
     VECTORS.append({"stage": stage, "section": section, "name": name, "description": description,
-                    "args": (SKEW if stage == "filter" else []) + list(args), "files": files or {}, "input": input_lines, "disputed": disputed})
+                    "args": (SKEW if stage == "filter" else ZONES if stage == "format" else []) + list(args), "files": files or {}, "input": input_lines, "disputed": disputed})
 
 
 def st(id_, lat, lon, t=50, ws=5, wd=270, p=10, name=None, **extra):
@@ -381,6 +387,37 @@ def dumps(vector):
         else:
             parts.append(f' "{key}": ' + json.dumps(value, ensure_ascii=False))
     return "{\n" + ",\n".join(parts) + "\n}"
+
+
+# ---------------------------------------------------------------- format: data beside text, local time
+def particulars(station, **keys):
+    m = {"type": "particulars", "client": "alice", "day": "today", "snapshot": "today-1", "source": "feed", "fetchedAt": 1000,
+         "ageSeconds": 0}
+    m.update(keys)
+    m["station"] = station
+    return m
+
+
+FORECAST = {"hourly": [{"time": 1795428000, "summary": "Snow", "icon": "snow", "temperature": 30.2, "precipitation": 80,
+                        "precipType": "snow", "windSpeed": 0.2, "windDirection": 10}],
+            "daily": [{"time": 1795359600, "icon": "snow", "temperatureLow": 28.4, "temperatureHigh": 44.6, "precipitation": 30},
+                      {"time": 1795446000, "temperatureLow": 20, "temperatureHigh": 35.5, "windSpeed": 12, "windDirection": 200}]}
+SEOUL = st("SEL", 37.5665, 126.978, 41, 3.1, 315, 20, "Seoul", precipType="snow", sunrise=1795381200, sunset=1795417800,
+           observedAt=1795422600, **FORECAST)
+vector(M, "Data beside text", "report-en", "Every line of a report and of its forecast points with key, number in the client's unit, unit; times with zone and local time.",
+       [particulars({**FULL, **FORECAST})])
+vector(M, "Data beside text", "report-metric-sk", "The same report in metric and Slovak: the same keys, numbers in °C, km/h, hPa, km.",
+       [particulars({**FULL, **FORECAST}, units="metric", locale="sk")])
+vector(M, "Data beside text", "starred-knots", "A starred day's lines carry the data too (wind in knots).",
+       [{"type": "pinned", "client": "alice", "reason": "added", "windUnit": "knots", "items": [{"id": "LON", "today": FULL, "tomorrow": None}]}])
+vector(M, "Local time", "zone-from-gazetteer", "A station whose feed names no zone: the nearest gazetteer place's (Seoul), forecast days as local dates, weekday in sk.",
+       [particulars(SEOUL, locale="sk", units="metric")])
+vector(M, "Local time", "zone-from-feed-dst", "The feed's IANA zone wins over the gazetteer; New York's offset switches at the instant (-05:00 to -04:00).",
+       [selection(st("NYC", 40.71, -74.0, 40, 5, 270, 0, "New York", timeZone="America/New_York", sunrise=1772953199,
+                     sunset=1772953200))])
+vector(M, "Local time", "zone-from-offset", "Only an offset (OpenWeather): named UTC+05:30; an unknown IANA name falls back to the offset.",
+       [selection(st("DEL", 28.61, 77.2, 80, 5, 270, 0, "Delhi", utcOffset=19800, sunrise=1795395600)),
+        selection(st("XXX", 28.61, 77.2, 80, 5, 270, 0, "Nowhere", timeZone="Mars/Base", utcOffset=19800, sunrise=1795395600))])
 
 
 def main():

@@ -52,8 +52,22 @@ DEFS = {
     "windSpeed": nullable({"type": "number", "minimum": 0}),
     "windDirection": nullable({"type": "number", "minimum": 0, "maximum": 360}),
     "precipitation": nullable({"type": "number", "minimum": 0, "maximum": 100}),
-    "detailItem": {"type": "object", "additionalProperties": False, "required": ["label", "value"],
-                   "properties": {"label": STR, "value": STR}},
+    # A labelled line and its data (PROTOCOL.md: Data beside text; Local time).
+    "detailItem": {"type": "object", "additionalProperties": False, "required": ["label", "value", "key"],
+                   "properties": {"label": STR, "value": STR,
+                                  "key": {"enum": ["temperature", "windSpeed", "precipitation", "feelsLike", "temperatureLow",
+                                                   "temperatureHigh", "humidity", "pressure", "dewPoint", "visibility", "uvIndex",
+                                                   "windGust", "cloudCover", "summary", "sunrise", "sunset", "observedAt",
+                                                   "coordinates"]},
+                                  "number": NUM, "unit": {"enum": ["°F", "°C", "mph", "km/h", "kn", "%", "hPa", "inHg", "mi", "km", ""]},
+                                  "calm": {"type": "boolean"}, "direction": {"type": "number", "minimum": 0, "exclusiveMaximum": 360},
+                                  "precipType": ref("precipType"), "time": NUM, "zone": ref("zone"),
+                                  "local": ref("localTime"), "latitude": ref("latitude"),
+                                  "longitude": ref("longitude")},
+                   "dependentRequired": {"number": ["unit"], "unit": ["number"], "time": ["zone"], "latitude": ["longitude"]}},
+    "zone": {"type": "string", "pattern": "^(UTC|UTC[+-][0-9]{2}:[0-9]{2}|[A-Za-z0-9/_+-]{1,64})$",
+             "description": "an IANA zone, UTC+HH:MM / UTC-HH:MM, or UTC (PROTOCOL.md: Local time)"},
+    "localTime": {"type": "string", "pattern": "^-?[0-9]{1,6}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2}$"},
     "details": {"type": "array", "items": ref("detailItem")},
     "forecastPoint": {
         "type": "object", "additionalProperties": False, "required": ["time"],
@@ -66,7 +80,11 @@ DEFS = {
     "reportPoint": {
         "type": "object", "additionalProperties": False, "required": ["time", "label", "details"],
         "description": "a report's hourly/daily point (PROTOCOL.md: Detail)",
-        "properties": {"time": NUM, "label": STR, "summary": STR, "icon": ref("icon"), "details": ref("details")}},
+        "properties": {"time": NUM, "label": STR, "zone": ref("zone"), "local": ref("localTime"),
+                       "date": {"type": "string", "pattern": "^-?[0-9]{1,6}-[0-9]{2}-[0-9]{2}$"},
+                       "weekday": {"enum": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "pondelok",
+                                            "utorok", "streda", "štvrtok", "piatok", "sobota", "nedeľa"]},
+                       "summary": STR, "icon": ref("icon"), "details": ref("details")}},
 }
 
 # The eight fields of every station (PROTOCOL.md: station), then the optional ones in order.
@@ -81,7 +99,9 @@ OPTIONAL_STATION = {
     "dewPoint": NUM, "visibility": {"type": "number", "minimum": 0}, "uvIndex": {"type": "number", "minimum": 0},
     "windGust": {"type": "number", "minimum": 0}, "cloudCover": {"type": "number", "minimum": 0, "maximum": 100},
     "summary": STR, "icon": ref("icon"), "precipType": ref("precipType"), "sunrise": NUM, "sunset": NUM,
-    "observedAt": NUM, "hourly": {"type": "array", "items": ref("forecastPoint")},
+    "observedAt": NUM, "timeZone": {"type": "string", "pattern": "^[A-Za-z0-9/_+-]{1,64}$"},
+    "utcOffset": {"type": "integer", "minimum": -64800, "maximum": 64800},
+    "hourly": {"type": "array", "items": ref("forecastPoint")},
     "daily": {"type": "array", "items": ref("forecastPoint")},
 }
 STALE = {"const": True}
@@ -273,7 +293,7 @@ MESSAGES = [
     message("report", "report", "Detail",
             {"client": ref("client"), "id": NESTR, "day": ref("day"), "units": ref("units"), "windUnit": ref("windUnit"),
              "locale": ref("locale"), "title": STR, "subtitle": STR, "coordinate": ref("coordinate"), "details": ref("details"),
-             "icon": ref("icon"), "stale": STALE, "hourly": {"type": "array", "items": ref("reportPoint")},
+             "zone": ref("zone"), "icon": ref("icon"), "stale": STALE, "hourly": {"type": "array", "items": ref("reportPoint")},
              "daily": {"type": "array", "items": ref("reportPoint")}, **SNAPINFO_SET},
             ["client", "id", "day", "units", "windUnit", "locale", "title", "subtitle", "coordinate", "details", "hourly", "daily",
              "snapshot", "source", "fetchedAt", "ageSeconds"], "One station's detail screen, worded", "format -> client"),
