@@ -89,8 +89,7 @@ vector(F, "Snapshots: framing and sequence numbers", "missing-seq", "An end mark
        [*snap(GRID, skip=(1,)), vp()])
 vector(F, "Snapshots: framing and sequence numbers", "unseen-snapshot",
        "An end marker for a snapshot none of whose stations were seen: only a resync.",
-       [snap(GRID)[-1]],
-       disputed="PROTOCOL.md (Snapshots) says an incomplete snapshot reports an error and sends a resync; the filter sends only the resync (issue 29 item 2)")
+       [snap(GRID)[-1]])
 vector(F, "Snapshots: framing and sequence numbers", "replay-same-id", "The same snapshot again (same id, same fetchedAt): nothing to any client.",
        [*snap(GRID), vp(), *snap(GRID)])
 vector(F, "Snapshots: framing and sequence numbers", "refetched-same-id", "The same content fetched later: an empty diff with the new fetchedAt.",
@@ -122,14 +121,11 @@ vector(F, "Client contract: viewport", "version-ahead", "A version ahead of the 
        [*snap(GRID), vp(version=41)])
 vector(F, "Client contract: viewport", "no-data-new-client",
        "A client without a version and no snapshot of its day: a resync request at once and an empty full set (snapshot null).",
-       [vp()],
-       disputed="PROTOCOL.md (resync) says the missing-day resync comes after 1 s; the filter sends it at once (issue 29 item 3)")
+       [vp()])
 vector(F, "Client contract: viewport", "no-data-with-version", "A client reporting a version while there is no data: no answer (no blank map), then the full set once data arrives.",
-       [vp(version=5), *snap(GRID)],
-       disputed="the filter also sends the missing-day resync at once, where PROTOCOL.md (resync) says after 1 s (issue 29 item 3)")
+       [vp(version=5), *snap(GRID)])
 vector(F, "Client contract: viewport", "field-toggle-full", "A change of field answers with a full set; a limit change with a diff.",
-       [*snap(GRID), vp(), vp(field="wind", version=1), vp(field="wind", limit=3, version=2)],
-       disputed="PROTOCOL.md does not say which toggles answer with a full set and which with a diff (issue 29 item 4)")
+       [*snap(GRID), vp(), vp(field="wind", version=1), vp(field="wind", limit=3, version=2)])
 vector(F, "Client contract: viewport", "presentation-keys", "units, windUnit and locale set by the client appear in visible, only when set.",
        [*snap(GRID), vp(units="metric", windUnit="knots", locale="sk", day="today")])
 
@@ -141,8 +137,7 @@ vector(F, "Client contract: select", "unknown-id", "An id in no snapshot is an e
 vector(F, "Client contract: select", "leaves-view", "A selected station that leaves the view: not-visible.",
        [*snap(GRID), vp(), {"type": "select", "client": "alice", "id": "A"}, vp(lat=40, lon=40, version=1)])
 vector(F, "Client contract: select", "before-viewport", "select before any viewport is an error, even with id null.",
-       [*snap(GRID), {"type": "select", "client": "alice", "id": None}],
-       disputed="PROTOCOL.md does not say that select needs a viewport first (issue 29 item 9)")
+       [*snap(GRID), {"type": "select", "client": "alice", "id": None}])
 
 vector(F, "Client contract: resync", "client-resync", "resync with a client: its full set again with the next version.",
        [*snap(GRID), vp(), {"type": "resync", "client": "alice", "reason": "version gap"}])
@@ -176,11 +171,9 @@ vector(F, "Find: nearest", "no-snapshot", "No snapshot of the day: id null, stat
 vector(F, "Find: nearest", "bad-latitude", "Latitude out of range: one error.",
        [*snap(KOSICE), {"type": "nearest", "client": "alice", "latitude": 91, "longitude": 0}])
 vector(F, "Find: nearest", "presentation-from-viewport", "Presentation keys from the request, else the viewport.",
-       [*snap(KOSICE), vp(field="wind", units="metric", windUnit="knots", locale="sk"), {"type": "nearest", "client": "alice", "latitude": 48.7, "longitude": 21.25, "units": "imperial"}],
-       disputed="PROTOCOL.md says each key falls back separately; a request's units drop the viewport's windUnit (issue 29 item 5)")
+       [*snap(KOSICE), vp(field="wind", units="metric", windUnit="knots", locale="sk"), {"type": "nearest", "client": "alice", "latitude": 48.7, "longitude": 21.25, "units": "imperial"}])
 vector(F, "Find: nearest", "closest-base-fields", "closest carries the station's eight base fields, without its optional ones or stale.",
-       [*snap([st("H", 1, 1, humidity=81, summary="drizzle", observedAt=1000)]), {"type": "nearest", "client": "alice", "latitude": 1, "longitude": 1}],
-       disputed="PROTOCOL.md (place) says place's details are exactly a callout's, but closest (and matches) carry only the eight base fields and never stale, so place shows fewer details than a callout (issue 29 item 7)")
+       [*snap([st("H", 1, 1, humidity=81, summary="drizzle", observedAt=1000)]), {"type": "nearest", "client": "alice", "latitude": 1, "longitude": 1}])
 vector(F, "Find: search", "folding-and-ranking", "Folding (Košice → kosice, O'Hare → ohare) and ranking id, prefix, word, substring.",
        [*snap(KOSICE), {"type": "search", "client": "alice", "query": "kosice"}, {"type": "search", "client": "alice", "query": "ohare"},
         {"type": "search", "client": "alice", "query": "ksea"}, {"type": "search", "client": "alice", "query": "ta"},
