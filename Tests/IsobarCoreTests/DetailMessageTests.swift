@@ -87,7 +87,7 @@ import Testing
 
     @Test func anUnknownStationIsAnErrorForThatClient() throws {
         let out = try Self.pipeline("airvisual.json", .airvisual, [#"{"type":"detail","client":"alice","id":"NOPE"}"#])
-        #expect(out == [#"{"type":"error","stage":"filter","message":"unknown station \"NOPE\" in the today snapshot","excerpt":"{\"type\":\"detail\",\"client\":\"alice\",\"id\":\"NOPE\"}","client":"alice"}"#])
+        #expect(out == [#"{"type":"error","stage":"filter","message":"unknown station \"NOPE\" in the today snapshot","excerpt":"{\"type\":\"detail\",\"client\":\"alice\",\"id\":\"NOPE\"}","client":"alice","code":"invalid"}"#])
     }
 
     @Test func theCalloutShowsTheRicherFields() throws {

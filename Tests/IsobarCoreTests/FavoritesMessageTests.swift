@@ -128,7 +128,7 @@ import Testing
         let out = pipe.run([Self.viewport, Self.favorite("LZIB", true), #"{"type":"viewport","client":"bob","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1}}"#,
                             Self.favorite("LZKZ", true)])
         #expect(out.filter.count == 3)
-        #expect(out.filter.first == #"{"type":"error","stage":"filter","message":"favorites store /data/favorites.sqlite failed: file is not a database. Changes to favorites are kept in memory until the filter stops; fix or move the file and restart the filter to store them again","excerpt":""}"#)
+        #expect(out.filter.first == #"{"type":"error","stage":"filter","message":"favorites store /data/favorites.sqlite failed: file is not a database. Changes to favorites are kept in memory until the filter stops; fix or move the file and restart the filter to store them again","excerpt":"","code":"invalid"}"#)
         #expect(Array(out.format.dropFirst()) == [Self.starred("added", [Self.bratislava]), Self.starred("added", [Self.bratislava, Self.kosice])])
         #expect(backing.calls == 1)
     }

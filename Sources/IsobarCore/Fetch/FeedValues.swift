@@ -61,8 +61,8 @@ enum FeedValues {
 
     /// A position, rejected (never wrapped) when out of range, in the words `Coordinate` uses.
     static func coordinate(latitude: Double, longitude: Double) throws(MessageError) -> Coordinate {
-        guard (-90...90).contains(latitude) else { throw MessageError("latitude \(latitude) is outside [-90, 90]") }
-        guard (-180...180).contains(longitude) else { throw MessageError("longitude \(longitude) is outside [-180, 180]") }
+        guard (-90...90).contains(latitude) else { throw MessageError("latitude \(latitude) is outside [-90, 90]", code: .outOfRange) }
+        guard (-180...180).contains(longitude) else { throw MessageError("longitude \(longitude) is outside [-180, 180]", code: .outOfRange) }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 

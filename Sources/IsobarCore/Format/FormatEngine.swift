@@ -35,7 +35,7 @@ public struct FormatEngine: Sendable {
         do {
             object = try JSONObject(parsing: line)
         } catch {
-            ErrorMessage(stage: Self.stage, message: "not a JSON object: \(error)", line: line).write(to: &out)
+            ErrorMessage(stage: Self.stage, message: "not a JSON object: \(error)", line: line, code: .notJSON).write(to: &out)
             return
         }
         let mark = out.bytes.count
@@ -53,7 +53,7 @@ public struct FormatEngine: Sendable {
             }
         } catch {
             out.truncate(to: mark)  // drop a half-written message
-            ErrorMessage(stage: Self.stage, message: error.message, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
+            ErrorMessage(stage: Self.stage, error, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
         }
     }
 

@@ -193,7 +193,7 @@ public final class StationDetails: Sendable, Equatable {
             do throws(MessageError) {
                 points.append(try ForecastPoint(from: element))
             } catch {
-                throw MessageError("\(key)[\(index)]: \(error.message)")
+                throw MessageError("\(key)[\(index)]: \(error.message)", code: error.code)
             }
             index += 1
         }
