@@ -141,6 +141,8 @@ def main():
             error_line = {"type": "error", "stage": "pyformat", "message": str(error), "excerpt": excerpt}
             if isinstance(message, dict) and isinstance(message.get("client"), str) and message["client"]:
                 error_line["client"] = message["client"]
+            # PROTOCOL.md, "Errors": not-json for a line json.loads refused, else the general code.
+            error_line["code"] = "not-json" if not isinstance(message, dict) else "invalid"
             sys.stdout.write(json.dumps(error_line, ensure_ascii=False) + "\n")
         sys.stdout.flush()
 

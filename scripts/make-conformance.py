@@ -30,9 +30,15 @@ VECTORS = []
 SKEW = ["--max-future-skew", "4102444800"]
 
 
+# The formatter takes a station's time zone, when its feed names none, from the nearest place of
+# a gazetteer (PROTOCOL.md, "Local time"): the format vectors name the kit's own, so the answers
+# do not depend on which gazetteer is installed.
+ZONES = ["--places", "{repo}/conformance/places/gazetteer.txt"]
+
+
 def vector(stage, section, name, description, input_lines, args=(), disputed=None, files=None):
     VECTORS.append({"stage": stage, "section": section, "name": name, "description": description,
-                    "args": (SKEW if stage == "filter" else []) + list(args), "files": files or {}, "input": input_lines, "disputed": disputed})
+                    "args": (SKEW if stage == "filter" else ZONES if stage == "format" else []) + list(args), "files": files or {}, "input": input_lines, "disputed": disputed})
 
 
 def st(id_, lat, lon, t=50, ws=5, wd=270, p=10, name=None, **extra):
@@ -83,8 +89,7 @@ vector(F, "Snapshots: framing and sequence numbers", "missing-seq", "An end mark
        [*snap(GRID, skip=(1,)), vp()])
 vector(F, "Snapshots: framing and sequence numbers", "unseen-snapshot",
        "An end marker for a snapshot none of whose stations were seen: only a resync.",
-       [snap(GRID)[-1]],
-       disputed="PROTOCOL.md (Snapshots) says an incomplete snapshot reports an error and sends a resync; the filter sends only the resync (issue 29 item 2)")
+       [snap(GRID)[-1]])
 vector(F, "Snapshots: framing and sequence numbers", "replay-same-id", "The same snapshot again (same id, same fetchedAt): nothing to any client.",
        [*snap(GRID), vp(), *snap(GRID)])
 vector(F, "Snapshots: framing and sequence numbers", "refetched-same-id", "The same content fetched later: an empty diff with the new fetchedAt.",
@@ -116,14 +121,11 @@ vector(F, "Client contract: viewport", "version-ahead", "A version ahead of the 
        [*snap(GRID), vp(version=41)])
 vector(F, "Client contract: viewport", "no-data-new-client",
        "A client without a version and no snapshot of its day: a resync request at once and an empty full set (snapshot null).",
-       [vp()],
-       disputed="PROTOCOL.md (resync) says the missing-day resync comes after 1 s; the filter sends it at once (issue 29 item 3)")
+       [vp()])
 vector(F, "Client contract: viewport", "no-data-with-version", "A client reporting a version while there is no data: no answer (no blank map), then the full set once data arrives.",
-       [vp(version=5), *snap(GRID)],
-       disputed="the filter also sends the missing-day resync at once, where PROTOCOL.md (resync) says after 1 s (issue 29 item 3)")
+       [vp(version=5), *snap(GRID)])
 vector(F, "Client contract: viewport", "field-toggle-full", "A change of field answers with a full set; a limit change with a diff.",
-       [*snap(GRID), vp(), vp(field="wind", version=1), vp(field="wind", limit=3, version=2)],
-       disputed="PROTOCOL.md does not say which toggles answer with a full set and which with a diff (issue 29 item 4)")
+       [*snap(GRID), vp(), vp(field="wind", version=1), vp(field="wind", limit=3, version=2)])
 vector(F, "Client contract: viewport", "presentation-keys", "units, windUnit and locale set by the client appear in visible, only when set.",
        [*snap(GRID), vp(units="metric", windUnit="knots", locale="sk", day="today")])
 
@@ -135,8 +137,7 @@ vector(F, "Client contract: select", "unknown-id", "An id in no snapshot is an e
 vector(F, "Client contract: select", "leaves-view", "A selected station that leaves the view: not-visible.",
        [*snap(GRID), vp(), {"type": "select", "client": "alice", "id": "A"}, vp(lat=40, lon=40, version=1)])
 vector(F, "Client contract: select", "before-viewport", "select before any viewport is an error, even with id null.",
-       [*snap(GRID), {"type": "select", "client": "alice", "id": None}],
-       disputed="PROTOCOL.md does not say that select needs a viewport first (issue 29 item 9)")
+       [*snap(GRID), {"type": "select", "client": "alice", "id": None}])
 
 vector(F, "Client contract: resync", "client-resync", "resync with a client: its full set again with the next version.",
        [*snap(GRID), vp(), {"type": "resync", "client": "alice", "reason": "version gap"}])
@@ -170,11 +171,9 @@ vector(F, "Find: nearest", "no-snapshot", "No snapshot of the day: id null, stat
 vector(F, "Find: nearest", "bad-latitude", "Latitude out of range: one error.",
        [*snap(KOSICE), {"type": "nearest", "client": "alice", "latitude": 91, "longitude": 0}])
 vector(F, "Find: nearest", "presentation-from-viewport", "Presentation keys from the request, else the viewport.",
-       [*snap(KOSICE), vp(field="wind", units="metric", windUnit="knots", locale="sk"), {"type": "nearest", "client": "alice", "latitude": 48.7, "longitude": 21.25, "units": "imperial"}],
-       disputed="PROTOCOL.md says each key falls back separately; a request's units drop the viewport's windUnit (issue 29 item 5)")
+       [*snap(KOSICE), vp(field="wind", units="metric", windUnit="knots", locale="sk"), {"type": "nearest", "client": "alice", "latitude": 48.7, "longitude": 21.25, "units": "imperial"}])
 vector(F, "Find: nearest", "closest-base-fields", "closest carries the station's eight base fields, without its optional ones or stale.",
-       [*snap([st("H", 1, 1, humidity=81, summary="drizzle", observedAt=1000)]), {"type": "nearest", "client": "alice", "latitude": 1, "longitude": 1}],
-       disputed="PROTOCOL.md (place) says place's details are exactly a callout's, but closest (and matches) carry only the eight base fields and never stale, so place shows fewer details than a callout (issue 29 item 7)")
+       [*snap([st("H", 1, 1, humidity=81, summary="drizzle", observedAt=1000)]), {"type": "nearest", "client": "alice", "latitude": 1, "longitude": 1}])
 vector(F, "Find: search", "folding-and-ranking", "Folding (Košice → kosice, O'Hare → ohare) and ranking id, prefix, word, substring.",
        [*snap(KOSICE), {"type": "search", "client": "alice", "query": "kosice"}, {"type": "search", "client": "alice", "query": "ohare"},
         {"type": "search", "client": "alice", "query": "ksea"}, {"type": "search", "client": "alice", "query": "ta"},
@@ -472,6 +471,37 @@ def dumps(vector):
         else:
             parts.append(f' "{key}": ' + json.dumps(value, ensure_ascii=False))
     return "{\n" + ",\n".join(parts) + "\n}"
+
+
+# ---------------------------------------------------------------- format: data beside text, local time
+def particulars(station, **keys):
+    m = {"type": "particulars", "client": "alice", "day": "today", "snapshot": "today-1", "source": "feed", "fetchedAt": 1000,
+         "ageSeconds": 0}
+    m.update(keys)
+    m["station"] = station
+    return m
+
+
+FORECAST = {"hourly": [{"time": 1795428000, "summary": "Snow", "icon": "snow", "temperature": 30.2, "precipitation": 80,
+                        "precipType": "snow", "windSpeed": 0.2, "windDirection": 10}],
+            "daily": [{"time": 1795359600, "icon": "snow", "temperatureLow": 28.4, "temperatureHigh": 44.6, "precipitation": 30},
+                      {"time": 1795446000, "temperatureLow": 20, "temperatureHigh": 35.5, "windSpeed": 12, "windDirection": 200}]}
+SEOUL = st("SEL", 37.5665, 126.978, 41, 3.1, 315, 20, "Seoul", precipType="snow", sunrise=1795381200, sunset=1795417800,
+           observedAt=1795422600, **FORECAST)
+vector(M, "Data beside text", "report-en", "Every line of a report and of its forecast points with key, number in the client's unit, unit; times with zone and local time.",
+       [particulars({**FULL, **FORECAST})])
+vector(M, "Data beside text", "report-metric-sk", "The same report in metric and Slovak: the same keys, numbers in °C, km/h, hPa, km.",
+       [particulars({**FULL, **FORECAST}, units="metric", locale="sk")])
+vector(M, "Data beside text", "starred-knots", "A starred day's lines carry the data too (wind in knots).",
+       [{"type": "pinned", "client": "alice", "reason": "added", "windUnit": "knots", "items": [{"id": "LON", "today": FULL, "tomorrow": None}]}])
+vector(M, "Local time", "zone-from-gazetteer", "A station whose feed names no zone: the nearest gazetteer place's (Seoul), forecast days as local dates, weekday in sk.",
+       [particulars(SEOUL, locale="sk", units="metric")])
+vector(M, "Local time", "zone-from-feed-dst", "The feed's IANA zone wins over the gazetteer; New York's offset switches at the instant (-05:00 to -04:00).",
+       [selection(st("NYC", 40.71, -74.0, 40, 5, 270, 0, "New York", timeZone="America/New_York", sunrise=1772953199,
+                     sunset=1772953200))])
+vector(M, "Local time", "zone-from-offset", "Only an offset (OpenWeather): named UTC+05:30; an unknown IANA name falls back to the offset.",
+       [selection(st("DEL", 28.61, 77.2, 80, 5, 270, 0, "Delhi", utcOffset=19800, sunrise=1795395600)),
+        selection(st("XXX", 28.61, 77.2, 80, 5, 270, 0, "Nowhere", timeZone="Mars/Base", utcOffset=19800, sunrise=1795395600))])
 
 
 def main():

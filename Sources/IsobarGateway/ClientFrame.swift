@@ -20,9 +20,9 @@ public enum ClientFrame: Sendable {
         do {
             object = try JSONObject(storage: bytes)
         } catch {
-            throw MessageError("not a JSON object: \(error)")
+            throw MessageError("not a JSON object: \(error)", code: .notJSON)
         }
-        guard let typeField = object.field("type") else { throw MessageError("missing required field \"type\"") }
+        guard let typeField = object.field("type") else { throw MessageError("missing required field \"type\"", code: .fieldMissing) }
         guard let type = object.string(typeField), !type.isEmpty else {
             throw MessageError("field \"type\" must be a non-empty string")
         }

@@ -310,14 +310,14 @@ public final class GatewayHub: @unchecked Sendable {
         metrics.framesIn.increment()
         guard bytes.count <= options.maxFrame else {
             metrics.error(.tooLarge)
-            return errorLine("message of \(bytes.count) bytes is over the limit of \(options.maxFrame) bytes", bytes)
+            return errorLine("message of \(bytes.count) bytes is over the limit of \(options.maxFrame) bytes", bytes, code: .lineTooLong)
         }
         let frame: ClientFrame
         do {
             frame = try ClientFrame.parse(bytes, client: connection.name)
         } catch {
             metrics.error(.badFrame)
-            return errorLine(error.message, bytes)
+            return errorLine(error.message, bytes, code: error.code)
         }
         let now = Self.now()
         lock.withLock {
@@ -343,8 +343,8 @@ public final class GatewayHub: @unchecked Sendable {
         return nil
     }
 
-    func errorLine(_ message: String, _ bytes: [UInt8]) -> String {
-        bytes.withUnsafeBytes { ErrorMessage(stage: "gateway", message: message, line: $0).jsonLine }
+    func errorLine(_ message: String, _ bytes: [UInt8], code: ErrorCode = .invalid) -> String {
+        bytes.withUnsafeBytes { ErrorMessage(stage: "gateway", message: message, line: $0, code: code).jsonLine }
     }
 
     // MARK: - Health

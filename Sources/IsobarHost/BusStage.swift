@@ -207,7 +207,7 @@ public enum BusStage {
             TopicBatch.forEachLine(in: payload) { line in
                 if line.count > options.maxLineLength {
                     ErrorMessage(stage: options.name, message: "line of \(line.count) bytes exceeds the \(options.maxLineLength)-byte limit; skipped",
-                                 line: line).write(to: &writer)
+                                 line: line, code: .lineTooLong).write(to: &writer)
                 } else {
                     handle(line, &writer)
                 }

@@ -30,7 +30,7 @@ enum PlugOutput {
                 case .tooLong(let length, let excerpt):
                     publisher.publish(error: ErrorMessage(
                         stage: stage, message: "output line of \(length) bytes is over the \(maxLineLength)-byte limit",
-                        excerpt: excerpt))
+                        excerpt: excerpt, code: .lineTooLong))
                 }
             }
             readUntilEOF(child.stdout, logger: logger, stage: stage, stream: "stdout") { chunk in

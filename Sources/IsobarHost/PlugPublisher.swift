@@ -46,7 +46,7 @@ final class PlugPublisher: @unchecked Sendable {
         lock.unlock()
         if !valid {
             publish(error: ErrorMessage(
-                stage: stage, message: "output line is not a JSON object with a string \"type\"", line: line))
+                stage: stage, message: "output line is not a JSON object with a string \"type\"", line: line, code: .notJSON))
         }
     }
 

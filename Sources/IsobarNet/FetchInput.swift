@@ -24,10 +24,10 @@ public enum FetchInput {
         do {
             object = try JSONObject(parsing: line)
         } catch {
-            return .error(ErrorMessage(stage: "fetch", message: "not a JSON object: \(error)", line: line))
+            return .error(ErrorMessage(stage: "fetch", message: "not a JSON object: \(error)", line: line, code: .notJSON))
         }
         guard let typeField = object.field("type"), let type = object.string(typeField), !type.isEmpty else {
-            return .error(ErrorMessage(stage: "fetch", message: "missing string field \"type\"", line: line))
+            return .error(ErrorMessage(stage: "fetch", message: "missing string field \"type\"", line: line, code: .fieldMissing))
         }
         guard type == "resync" else { return .ignore }
         do {
@@ -55,7 +55,7 @@ public enum FetchInput {
                           },
                           tooLong: { length, excerpt in
                               ErrorMessage(stage: "fetch", message: "line of \(length) bytes exceeds the \(maxLineLength)-byte limit; skipped",
-                                           excerpt: excerpt).write(to: &writer)
+                                           excerpt: excerpt, code: .lineTooLong).write(to: &writer)
                           },
                           drained: {
                               if !writer.bytes.isEmpty {

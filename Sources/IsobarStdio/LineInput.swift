@@ -82,7 +82,7 @@ public enum LineInput {
             line: { handle($0, &writer) },
             tooLong: { length, excerpt in
                 ErrorMessage(stage: stage, message: "line of \(length) bytes exceeds the \(maxLineLength)-byte limit; skipped",
-                             excerpt: excerpt).write(to: &writer)
+                             excerpt: excerpt, code: .lineTooLong).write(to: &writer)
             },
             drained: {
                 output.write(&writer)

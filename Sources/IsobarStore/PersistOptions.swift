@@ -56,7 +56,7 @@ public struct PersistOptions: Sendable, Equatable {
           the replayed snapshot's station lines, then its end marker:
         {"type":"snapshot","day":"today","snapshot":"today-3f2a","count":181,"source":"store","fetchedAt":1718000000,"ageSeconds":3600}
           error: a bad line, or a snapshot that was not stored
-        {"type":"error","stage":"persist","message":"snapshot today-3f2a (today) is incomplete: 180 of 181 stations arrived; not stored","excerpt":"..."}
+        {"type":"error","stage":"persist","message":"snapshot today-3f2a (today) is incomplete: 180 of 181 stations arrived; not stored","excerpt":"...","code":"invalid"}
 
         A damaged database file (not SQLite, failing quick_check, or
         truncated or overwritten while persist runs) is moved aside as

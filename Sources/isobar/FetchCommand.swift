@@ -21,7 +21,7 @@ struct FetchCommand: AsyncParsableCommand {
           {"type":"snapshot","day":"today","snapshot":"today-5f1c…","count":181,"source":"feed","fetchedAt":1795000000,"ageSeconds":0}
           {"type":"warning","stage":"fetch","id":"KXYZ","message":"chance_of_precipitation 105 is outside 0...100; clamped to 100"}
           {"type":"status","day":"today","state":"failed","url":"…","reason":"HTTP 500","attempt":2,"retryIn":3.1}
-          {"type":"error","stage":"fetch","message":"record 7 rejected: …","excerpt":"…"}
+          {"type":"error","stage":"fetch","message":"record 7 rejected: …","excerpt":"…","code":"out-of-range"}
         """)
 
     @Option(help: "Today's feed: URL, file path or file:// URL, optionally FORMAT+SOURCE (darksky+URL). Repeat it to join several sources in one snapshot (ids then prefixed with the source's format).")

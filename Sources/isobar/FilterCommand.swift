@@ -22,7 +22,7 @@ struct FilterCommand: AsyncParsableCommand {
           {"type":"visible","client":"alice","version":1,"full":true,"day":"today","snapshot":"today-5f1c…","source":"feed","fetchedAt":1795000000,"ageSeconds":0,"field":"temperature","upsert":[{"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.90468887898,"windDirection":270,"precipitation":0}],"remove":[]}
           {"type":"selection","client":"alice","id":"K1D3","day":"today",…,"reason":"selected","station":{…}}
           {"type":"pinned","client":"alice","reason":"added","items":[{"id":"K1D3","today":{…},"tomorrow":null}]}
-          {"type":"error","stage":"filter","message":"latitude 91 is outside [-90, 90]","excerpt":"…"}
+          {"type":"error","stage":"filter","message":"latitude 91 is outside [-90, 90]","excerpt":"…","code":"out-of-range"}
           {"type":"resync","reason":"incomplete snapshot …"}   (asks the publishers to replay)
         A snapshot takes effect only when its end marker arrives with every station. Viewports
         holding more than `limit` stations (default 500) get clusters. Other message types pass through.

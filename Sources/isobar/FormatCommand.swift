@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import IsobarCore
 import IsobarHost
@@ -29,17 +30,20 @@ struct FormatCommand: AsyncParsableCommand {
     @Option(help: "Default wind unit (mph, kmh, knots); follows --units when omitted.")
     var windUnit: WindUnit?
     @Option(help: "Default locale (en, sk).")
-    var locale: Locale = .en
+    var locale: IsobarCore.Locale = .en
     @Option(help: "Longest accepted input line in bytes.")
     var maxLineBytes = Limits.lineBytes
+    @Option(help: "GeoNames dump whose places' time zones a station without one takes (the nearest place's; default: $ISOBAR_PLACES, else data/places/cities500.txt; \"\": none, times in UTC).")
+    var places = PlacesCommand.defaultFile
     @Flag(help: "Speak the bus in process (ISOBAR_PUB/ISOBAR_SUB, CURVE from the environment) instead of stdin/stdout: no plug needed.")
     var bus = false
 
     func run() async throws {
         LineOutput.ignoreSIGPIPE()
-        let engine = FormatEngine(defaults: ResolvedPresentation(field: field, units: units, windUnit: windUnit, locale: locale))
+        Logs.bootstrap()
+        let engine = FormatEngine(defaults: ResolvedPresentation(field: field, units: units, windUnit: windUnit, locale: locale),
+                                  zones: Self.zones(places, logger: Logger(label: "format")))
         if bus {
-            Logs.bootstrap()
             let options = BusStage.Options(name: "format", subscriptions: FormatEngine.subscriptions, maxLineLength: maxLineBytes)
             let status = await BusStage.run(options, logger: Logger(label: "format")) { line, out in
                 engine.handle(line: line, into: &out)
@@ -49,6 +53,25 @@ struct FormatCommand: AsyncParsableCommand {
         }
         LineInput.runStage(stage: FormatEngine.stage, maxLineLength: maxLineBytes) { line, out in
             engine.handle(line: line, into: &out)
+        }
+    }
+
+    /// The zone index of the gazetteer `file`, or nil (logged) when there is none or it cannot be
+    /// loaded: stations without a zone of their own are then shown in UTC.
+    static func zones(_ file: String, logger: Logger) -> ZoneIndex? {
+        guard !file.isEmpty else { return nil }
+        let start = ContinuousClock.now
+        guard let data = FileManager.default.contents(atPath: file) else {
+            logger.warning("no zone index: cannot read \(file); stations without a time zone are shown in UTC")
+            return nil
+        }
+        do {
+            let zones = try data.withUnsafeBytes { buffer in try ZoneIndex(dump: buffer, file: file) }
+            logger.info("zone index: \(zones.count) places from \(file) in \(ContinuousClock.now - start)")
+            return zones
+        } catch {
+            logger.warning("no zone index: \(error); stations without a time zone are shown in UTC")
+            return nil
         }
     }
 }

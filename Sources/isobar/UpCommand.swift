@@ -65,7 +65,7 @@ struct UpCommand: AsyncParsableCommand {
     var chainFormat = false
     @OptionGroup var snapshotPolicy: SnapshotPolicyArguments
 
-    @Option(help: "GeoNames dump the places stage loads (places --places).")
+    @Option(help: "GeoNames dump the places stage loads (places --places), and the formatter's time zones (format --places).")
     var places = PlacesCommand.defaultFile
     @Flag(help: "Do not start the places stage (geocode and reverse requests then go unanswered).")
     var noPlaces = false
@@ -97,8 +97,9 @@ struct UpCommand: AsyncParsableCommand {
             plugs
                 ? ServiceSpec(name: "format", command: me, arguments: [
                     "plug", "--name", "format"] + Self.subscribe(FormatEngine.subscriptions) + ["--",
-                    me, "format", "--units", units, "--locale", locale], stopTimeout: ServiceSpec.plugStopTimeout)
-                : ServiceSpec(name: "format", command: me, arguments: ["format", "--bus", "--units", units, "--locale", locale]),
+                    me, "format", "--units", units, "--locale", locale, "--places", places], stopTimeout: ServiceSpec.plugStopTimeout)
+                : ServiceSpec(name: "format", command: me, arguments: ["format", "--bus", "--units", units, "--locale", locale,
+                                                                       "--places", places]),
         ]) + (noPlaces ? [] : [
             plugs
                 ? ServiceSpec(name: "places", command: me, arguments: [

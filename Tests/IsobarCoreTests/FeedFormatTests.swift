@@ -25,14 +25,14 @@ import Testing
         #expect(parsed.errors.isEmpty && parsed.warnings.isEmpty)
         #expect(text == (try Self.expected("openweather-group.today.ndjson")))
         // 280.32 K = 44.906 °F, 4.1 m/s = 9.171439 mph, 10,000 m = 6.213712 mi (rounded to 6 decimals).
-        #expect(text.split(separator: "\n").first == #"{"type":"station","day":"today","snapshot":"S","seq":0,"id":"2643743","name":"London","latitude":51.5085,"longitude":-0.1257,"temperature":44.906,"windSpeed":9.171439,"windDirection":80,"precipitation":null,"feelsLike":40.64,"temperatureLow":42.8,"temperatureHigh":46.4,"humidity":81,"pressure":1012,"visibility":6.213712,"windGust":16.105941,"cloudCover":90,"summary":"light intensity drizzle","icon":"rain","precipType":"rain","sunrise":1795417380,"sunset":1795448520,"observedAt":1795430400}"#)
+        #expect(text.split(separator: "\n").first == #"{"type":"station","day":"today","snapshot":"S","seq":0,"id":"2643743","name":"London","latitude":51.5085,"longitude":-0.1257,"temperature":44.906,"windSpeed":9.171439,"windDirection":80,"precipitation":null,"feelsLike":40.64,"temperatureLow":42.8,"temperatureHigh":46.4,"humidity":81,"pressure":1012,"visibility":6.213712,"windGust":16.105941,"cloudCover":90,"summary":"light intensity drizzle","icon":"rain","precipType":"rain","sunrise":1795417380,"sunset":1795448520,"observedAt":1795430400,"utcOffset":0}"#)
     }
 
     @Test func openWeatherSingleAnswersInImperialUnits() throws {
         let (text, chosen, _) = try Self.lines("openweather-imperial.json", .auto, units: .imperial)
         #expect(chosen == .openweather)
         #expect(text == (try Self.expected("openweather-imperial.today.ndjson")))
-        #expect(text.split(separator: "\n").first == #"{"type":"station","day":"today","snapshot":"S","seq":0,"id":"4726206","name":"San Antonio","latitude":29.4241,"longitude":-98.4936,"temperature":78.8,"windSpeed":14.97,"windDirection":190,"precipitation":null,"feelsLike":80.1,"temperatureLow":76.3,"temperatureHigh":81.2,"humidity":74,"pressure":1006,"visibility":3.999766,"windGust":28.86,"cloudCover":75,"summary":"thunderstorm","icon":"thunderstorm","precipType":"rain","sunrise":1795396080,"sunset":1795434000,"observedAt":1795430400}"#)
+        #expect(text.split(separator: "\n").first == #"{"type":"station","day":"today","snapshot":"S","seq":0,"id":"4726206","name":"San Antonio","latitude":29.4241,"longitude":-98.4936,"temperature":78.8,"windSpeed":14.97,"windDirection":190,"precipitation":null,"feelsLike":80.1,"temperatureLow":76.3,"temperatureHigh":81.2,"humidity":74,"pressure":1006,"visibility":3.999766,"windGust":28.86,"cloudCover":75,"summary":"thunderstorm","icon":"thunderstorm","precipType":"rain","sunrise":1795396080,"sunset":1795434000,"observedAt":1795430400,"utcOffset":-21600}"#)
     }
 
     @Test func darkSkyGivesTodayFromCurrentlyAndTomorrowFromTheSecondDay() throws {

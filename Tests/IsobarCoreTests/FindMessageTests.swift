@@ -32,7 +32,7 @@ import Testing
         #expect(out.filter.count == 1)
         #expect(out.filter.first?.hasPrefix(#"{"type":"closest","client":"alice","day":"today","snapshot":"today-1","#) == true)
         #expect(out.format == [
-            #"{"type":"place","client":"alice","day":"today","point":{"latitude":48.7,"longitude":21.25},"id":"LZKZ","distanceKm":4.157,"bearing":189,"title":"Košice","subtitle":"LZKZ · Today","coordinate":{"latitude":48.66308,"longitude":21.24111},"details":[{"label":"Temperature","value":"50.0 °F"},{"label":"Wind","value":"10.0 mph from W (270°) →"},{"label":"Chance of precipitation","value":"20 %"},{"label":"Coordinates","value":"48.6631° N, 21.2411° E"}],"snapshot":"today-1","source":"feed","fetchedAt":1000,"ageSeconds":0}"#,
+            #"{"type":"place","client":"alice","day":"today","point":{"latitude":48.7,"longitude":21.25},"id":"LZKZ","distanceKm":4.157,"bearing":189,"title":"Košice","subtitle":"LZKZ · Today","coordinate":{"latitude":48.66308,"longitude":21.24111},"details":[{"label":"Temperature","value":"50.0 °F","key":"temperature","number":50,"unit":"°F"},{"label":"Wind","value":"10.0 mph from W (270°) →","key":"windSpeed","number":10,"unit":"mph","calm":false,"direction":270},{"label":"Chance of precipitation","value":"20 %","key":"precipitation","number":20,"unit":"%"},{"label":"Coordinates","value":"48.6631° N, 21.2411° E","key":"coordinates","latitude":48.66308,"longitude":21.24111}],"snapshot":"today-1","source":"feed","fetchedAt":1000,"ageSeconds":0}"#,
         ])
     }
 
@@ -47,8 +47,8 @@ import Testing
         #expect(place.contains(#""distanceKm":292.583,"bearing":87.1,"#))
         // Kosice in the client's metric/sk presentation.
         let kosice = Self.run([viewport, #"{"type":"nearest","client":"bob","latitude":48.7,"longitude":21.25}"#]).format.last ?? ""
-        #expect(kosice.contains(#"{"label":"Teplota","value":"10,0 °C"}"#))
-        #expect(kosice.contains(#"{"label":"Vietor","value":"16,1 km/h od Z (270°) →"}"#))
+        #expect(kosice.contains(#"{"label":"Teplota","value":"10,0 °C","key":"temperature","number":10,"unit":"°C"}"#))
+        #expect(kosice.contains(#"{"label":"Vietor","value":"16,1 km/h od Z (270°) →","key":"windSpeed","number":16.09344,"unit":"km/h","calm":false,"direction":270}"#))
     }
 
     @Test func nearestWithoutDataAnswersNoStation() {

@@ -89,7 +89,8 @@ import Testing
         #expect(callouts.last?.content == nil)
         let first = try #require(callouts.first?.content)
         #expect(first.title == "PLATTE" && first.subtitle == "K1D3 · Today")
-        #expect(first.details.first == Callout.Line(label: "Temperature", value: "46.4 °F"))
+        #expect(first.details.first == Callout.Line(label: "Temperature", value: "46.4 °F",
+                                                    data: LineData(key: "temperature", number: 46.4, unit: "°F")))
     }
 
     @Test func selectWritesWhatTheFilterReads() throws {

@@ -42,10 +42,10 @@ import Testing
         #"{"type":"locations","client":"alice","id":1835848,"results":[{"match":"exact","id":1835848,"name":"Seoul","admin1":null,"countryCode":"KR","country":"South Korea","latitude":37.566,"longitude":126.9784,"population":10349312,"timeZone":"Asia/Seoul"}]}"#,
         #"{"type":"vicinity","client":"alice","latitude":-30,"longitude":-130,"radiusKm":100,"place":null,"distanceKm":null,"bearing":null}"#,
         #"{"type":"viewport","client":"alice","center":{"latitude":1,"longitude":2}}"#,
-        #"{"type":"error","stage":"places","message":"field \"query\" must not be empty","excerpt":"{\"type\":\"geocode\",\"client\":\"alice\",\"query\":\"  \"}","client":"alice"}"#,
-        #"{"type":"error","stage":"places","message":"unknown place id 42","excerpt":"{\"type\":\"geocode\",\"client\":\"alice\",\"id\":42}","client":"alice"}"#,
-        #"{"type":"error","stage":"places","message":"latitude 91.0 is outside [-90, 90]","excerpt":"{\"type\":\"reverse\",\"client\":\"alice\",\"latitude\":91,\"longitude\":0}","client":"alice"}"#,
-        #"{"type":"error","stage":"places","message":"radiusKm 0.0 is outside (0, 20016]","excerpt":"{\"type\":\"reverse\",\"client\":\"alice\",\"latitude\":0,\"longitude\":0,\"radiusKm\":0}","client":"alice"}"#,
+        #"{"type":"error","stage":"places","message":"field \"query\" must not be empty","excerpt":"{\"type\":\"geocode\",\"client\":\"alice\",\"query\":\"  \"}","client":"alice","code":"out-of-range"}"#,
+        #"{"type":"error","stage":"places","message":"unknown place id 42","excerpt":"{\"type\":\"geocode\",\"client\":\"alice\",\"id\":42}","client":"alice","code":"invalid"}"#,
+        #"{"type":"error","stage":"places","message":"latitude 91.0 is outside [-90, 90]","excerpt":"{\"type\":\"reverse\",\"client\":\"alice\",\"latitude\":91,\"longitude\":0}","client":"alice","code":"out-of-range"}"#,
+        #"{"type":"error","stage":"places","message":"radiusKm 0.0 is outside (0, 20016]","excerpt":"{\"type\":\"reverse\",\"client\":\"alice\",\"latitude\":0,\"longitude\":0,\"radiusKm\":0}","client":"alice","code":"out-of-range"}"#,
     ]
 
     @Test func withoutAGazetteerRequestsGetAnErrorAndOtherLinesPass() throws {
@@ -55,7 +55,7 @@ import Testing
             #"{"type":"search","client":"bob","query":"kosice"}"#,
         ])
         #expect(out == [
-            #"{"type":"error","stage":"places","message":"no gazetteer is loaded: cannot read \#(missing)","excerpt":"{\"type\":\"reverse\",\"client\":\"bob\",\"latitude\":0,\"longitude\":0}","client":"bob"}"#,
+            #"{"type":"error","stage":"places","message":"no gazetteer is loaded: cannot read \#(missing)","excerpt":"{\"type\":\"reverse\",\"client\":\"bob\",\"latitude\":0,\"longitude\":0}","client":"bob","code":"invalid"}"#,
             #"{"type":"search","client":"bob","query":"kosice"}"#,
         ])
     }

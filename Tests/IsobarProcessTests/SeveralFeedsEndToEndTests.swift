@@ -90,13 +90,15 @@ import Testing
         let english = try #require(reports.ask(#"{"type":"detail","client":"alice","id":"darksky:48.7164,21.2611"}"#, locale: "en", timeout: 15))
         #expect((english["hourly"] as? [Any])?.count == 48 && (english["daily"] as? [Any])?.count == 8)
         #expect(english["stale"] as? Bool == true)
-        let englishLines = (english["details"] as? [[String: String]] ?? []).map { $0["label"]! + ": " + $0["value"]! }
+        let englishLines = (english["details"] as? [[String: Any]] ?? []).map { "\($0["label"] ?? ""): \($0["value"] ?? "")" }
         #expect(englishLines.prefix(3) == ["Temperature: 28.9 °F", "Wind: 9.4 mph from NW (315°) ↘", "Chance of precipitation: 72 %"])
         let slovak = try #require(reports.ask(#"{"type":"detail","client":"alice","id":"darksky:48.7164,21.2611","locale":"sk","units":"metric"}"#,
                                               locale: "sk", timeout: 15))
         let daily = try #require(slovak["daily"] as? [[String: Any]])
         #expect(daily.count == 8 && (slovak["hourly"] as? [Any])?.count == 48)
-        #expect((daily[1]["details"] as? [[String: String]])?.first.map { $0["label"]! + ": " + $0["value"]! } == "Minimum: -4,2 °C")
+        #expect((daily[1]["details"] as? [[String: Any]])?.first.map { "\($0["label"] ?? ""): \($0["value"] ?? "")" } == "Minimum: -4,2 °C")
+        // The day is a local date named in the client's locale (Košice: Europe/Bratislava, from the feed).
+        #expect(daily[1]["date"] as? String == "2026-11-24" && daily[1]["weekday"] as? String == "utorok")
 
         // A new fetch with a fresh observation: the Dark Sky stations become fresh.
         try Self.darkSky(observedAt: Date().timeIntervalSince1970).write(to: URL(fileURLWithPath: darkSky))

@@ -204,7 +204,7 @@ import Testing
             let reason = "unable to open database file"  // SQLite's words for EROFS
             #expect(lines.first == #"{"type":"error","stage":"persist","message":"the database \#(path) can only be read (\#(reason)): "#
                 + #"its snapshots are served, and nothing new will be stored until it is writable and persist restarts "#
-                + #"(the latest arrival of each day is served from memory)","excerpt":""}"#)
+                + #"(the latest arrival of each day is served from memory)","excerpt":"","code":"invalid"}"#)
             #expect(Array(lines.dropFirst()) == Support.lines(Self.writer { today.write(now: Self.now + 60, into: &$0) }))
             // An arrival is served from memory, not stored, and not reported again.
             #expect(Support.run(&stage, Support.snapshotText(.today, try Self.snapshot(.today, step: 2).stations, fetchedAt: Self.now + 2,

@@ -26,36 +26,75 @@ def utc(t, with_date):
     return moment.strftime("%Y-%m-%d %H:%M UTC" if with_date else "%H:%M UTC")
 
 
+def r6(v):
+    """`round(v * 1e6) / 1e6`, ties away from zero, -0 as 0 (PROTOCOL.md, "Data beside text")."""
+    if abs(v) >= 1e9:
+        return v + 0.0
+    x = v * 1e6
+    f = math.floor(abs(x))
+    r = f + 1 if abs(x) - f >= 0.5 else f
+    return math.copysign(r, x) / 1e6 + 0.0
+
+
+def data(key, number=None, unit=None, **more):
+    """A line's data members in PROTOCOL.md's order (times in UTC: the check runs `format --places ""`)."""
+    d = {"key": key}
+    if number is not None:
+        d["number"] = r6(number)
+        d["unit"] = unit
+    for name in ("calm", "direction", "precipType"):
+        if more.get(name) is not None:
+            d[name] = more[name]
+    if more.get("time") is not None:
+        t = more["time"]
+        d["time"] = t
+        d["zone"] = "UTC"
+        d["local"] = datetime.datetime.fromtimestamp(math.floor(t), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    if more.get("coordinate") is not None:
+        d["latitude"], d["longitude"] = more["coordinate"]
+    return d
+
+
 def detail_lines(s, units, wind_unit, locale):
-    """The callout lines of the optional fields that are present."""
+    """The callout lines of the optional fields that are present, each with its data."""
     labels = MORE[locale]
     convert, label = UNIT[wind_unit]
-    unit = " °C" if units == "metric" else " °F"
+    tu = "°C" if units == "metric" else "°F"
+    unit = " " + tu
     lines = []
     for key, name in (("feelsLike", labels[0]), ("temperatureLow", labels[1]), ("temperatureHigh", labels[2])):
         if s.get(key) is not None:
-            lines.append((name, N(temp(s[key], units), 1, locale) + unit))
+            v = temp(s[key], units)
+            lines.append((name, N(v, 1, locale) + unit, data(key, v, tu)))
     if s.get("humidity") is not None:
-        lines.append((labels[3], N(s["humidity"], 0, locale) + " %"))
+        lines.append((labels[3], N(s["humidity"], 0, locale) + " %", data("humidity", s["humidity"], "%")))
     if s.get("pressure") is not None:
         hpa = s["pressure"]
-        lines.append((labels[4], N(hpa, 0, locale) + " hPa" if units == "metric" else N(hpa / 33.86388640341, 2, locale) + " inHg"))
+        if units == "metric":
+            lines.append((labels[4], N(hpa, 0, locale) + " hPa", data("pressure", hpa, "hPa")))
+        else:
+            lines.append((labels[4], N(hpa / 33.86388640341, 2, locale) + " inHg", data("pressure", hpa / 33.86388640341, "inHg")))
     if s.get("dewPoint") is not None:
-        lines.append((labels[5], N(temp(s["dewPoint"], units), 1, locale) + unit))
+        v = temp(s["dewPoint"], units)
+        lines.append((labels[5], N(v, 1, locale) + unit, data("dewPoint", v, tu)))
     if s.get("visibility") is not None:
         mi = s["visibility"]
-        lines.append((labels[6], N(mi * 1.609344, 1, locale) + " km" if units == "metric" else N(mi, 1, locale) + " mi"))
+        if units == "metric":
+            lines.append((labels[6], N(mi * 1.609344, 1, locale) + " km", data("visibility", mi * 1.609344, "km")))
+        else:
+            lines.append((labels[6], N(mi, 1, locale) + " mi", data("visibility", mi, "mi")))
     if s.get("uvIndex") is not None:
-        lines.append((labels[7], N(s["uvIndex"], 0, locale)))
+        lines.append((labels[7], N(s["uvIndex"], 0, locale), data("uvIndex", s["uvIndex"], "")))
     if s.get("windGust") is not None:
-        lines.append((labels[8], N(convert(s["windGust"]), 1, locale) + " " + label))
+        v = convert(s["windGust"])
+        lines.append((labels[8], N(v, 1, locale) + " " + label, data("windGust", v, label)))
     if s.get("cloudCover") is not None:
-        lines.append((labels[9], N(s["cloudCover"], 0, locale) + " %"))
+        lines.append((labels[9], N(s["cloudCover"], 0, locale) + " %", data("cloudCover", s["cloudCover"], "%")))
     if s.get("summary") is not None:
-        lines.append((labels[10], s["summary"]))
+        lines.append((labels[10], s["summary"], data("summary")))
     for key, name, with_date in (("sunrise", labels[11], False), ("sunset", labels[12], False), ("observedAt", labels[13], True)):
         if s.get(key) is not None:
-            lines.append((name, utc(s[key], with_date)))
+            lines.append((name, utc(s[key], with_date), data(key, time=s[key])))
     return lines
 
 
@@ -146,24 +185,27 @@ def annotation(item, field, units, wind_unit, locale):
 def callout_details(s, units, wind_unit, locale):
     w = WORDS[locale]
     convert, label = UNIT[wind_unit]
+    tu = "°C" if units == "metric" else "°F"
     lines = []
     t = temp(s["temperature"], units)
     if t is not None:
-        lines.append((w["labels"][0], N(t, 1, locale) + (" °C" if units == "metric" else " °F")))
+        lines.append((w["labels"][0], N(t, 1, locale) + " " + tu, data("temperature", t, tu)))
     if s["windSpeed"] is not None:
         v = convert(s["windSpeed"])
-        if N(v, 0, locale) == "0":
+        d = s["windDirection"]
+        calm = N(v, 0, locale) == "0"
+        if calm:
             text = w["calm"]
         else:
             text = N(v, 1, locale) + " " + label
-            if s["windDirection"] is not None:
-                d = s["windDirection"]
+            if d is not None:
                 text += " " + w["from"] + " " + point(d, locale) + " (" + N(norm(d), 0, locale) + "°) " + arrow(d)
-        lines.append((w["labels"][1], text))
+        lines.append((w["labels"][1], text, data("windSpeed", v, label, calm=calm, direction=None if d is None else norm(d))))
     if s["precipitation"] is not None:
-        lines.append((w["labels"][2], N(s["precipitation"], 0, locale) + " %"))
+        lines.append((w["labels"][2], N(s["precipitation"], 0, locale) + " %",
+                      data("precipitation", s["precipitation"], "%", precipType=s.get("precipType"))))
     lines += detail_lines(s, units, wind_unit, locale)
     lat, lon = s["latitude"], s["longitude"]
     lines.append((w["labels"][3], N(abs(lat), 4, locale) + "° " + (w["nsew"][1] if lat < 0 else w["nsew"][0]) + ", "
-                  + N(abs(lon), 4, locale) + "° " + (w["nsew"][3] if lon < 0 else w["nsew"][2])))
-    return [{"label": a, "value": b} for a, b in lines]
+                  + N(abs(lon), 4, locale) + "° " + (w["nsew"][3] if lon < 0 else w["nsew"][2]), data("coordinates", coordinate=(lat, lon))))
+    return [{"label": a, "value": b, **c} for a, b, c in lines]

@@ -87,6 +87,7 @@ public enum DarkSkyFeed {
             precipType: try point.optionalString("precipType"),
             sunrise: try dayPoint?.optionalNumber("sunriseTime"), sunset: try dayPoint?.optionalNumber("sunsetTime"),
             observedAt: try currently?.optionalNumber("time"),
+            timeZone: FeedValues.zoneName(try object.optionalString("timezone"), "timezone", warnings: &warnings),
             hourly: hourly, daily: daily)
         warnings += reader.warnings
         let id = Phrases.of(.en).number(coordinate.latitude, digits: 4) + "," + Phrases.of(.en).number(coordinate.longitude, digits: 4)

@@ -36,7 +36,7 @@ struct FeedCollector {
             }
             parsed.warnings += warnings.map { WarningMessage(stage: stage, id: station.id, message: $0) }
         } catch {
-            parsed.errors.append(ErrorMessage(stage: stage, message: "record \(index) rejected: \(error.message)", excerpt: excerpt()))
+            parsed.errors.append(ErrorMessage(stage: stage, message: "record \(index) rejected: \(error.message)", excerpt: excerpt(), code: error.code))
         }
     }
 
@@ -47,7 +47,7 @@ struct FeedCollector {
 
     /// Rejects a record that is not an object.
     mutating func rejectNonObject(_ kind: JSONKind, excerpt: @autoclosure () -> String) {
-        parsed.errors.append(ErrorMessage(stage: stage, message: "record \(index) is \(kind), not an object", excerpt: excerpt()))
+        parsed.errors.append(ErrorMessage(stage: stage, message: "record \(index) is \(kind), not an object", excerpt: excerpt(), code: .fieldType))
         index += 1
     }
 

@@ -27,7 +27,7 @@ public enum FeedMerge {
                 merged.stations.append(station)
             }
             merged.warnings += feed.warnings.map { WarningMessage(stage: $0.stage, id: label + ":" + $0.id, message: $0.message) }
-            merged.errors += feed.errors.map { ErrorMessage(stage: $0.stage, message: label + ": " + $0.message, excerpt: $0.excerpt) }
+            merged.errors += feed.errors.map { ErrorMessage(stage: $0.stage, message: label + ": " + $0.message, excerpt: $0.excerpt, code: $0.code) }
         }
         return merged
     }

@@ -37,10 +37,32 @@ enum FeedValues {
         return value
     }
 
+    /// An IANA zone name (Dark Sky's `timezone`); one that cannot be a zone name becomes unknown
+    /// (the station's times are then shown in its nearest place's zone).
+    static func zoneName(_ value: String?, _ key: String, warnings: inout [String]) -> String? {
+        guard let value else { return nil }
+        guard StationDetails.isZoneName(value) else {
+            warnings.append("\(key) \"\(value.prefix(64))\" is not a time zone name; treated as unknown")
+            return nil
+        }
+        return value
+    }
+
+    /// An offset from UTC in seconds (OpenWeather's `timezone`); beyond ±18 hours or fractional
+    /// it becomes unknown.
+    static func utcOffset(_ value: Double?, _ key: String, warnings: inout [String]) -> Double? {
+        guard let value else { return nil }
+        guard value == value.rounded(), abs(value) <= StationDetails.maxUTCOffset else {
+            warnings.append("\(key) \(text(value)) is not whole seconds within ±64800; treated as unknown")
+            return nil
+        }
+        return value
+    }
+
     /// A position, rejected (never wrapped) when out of range, in the words `Coordinate` uses.
     static func coordinate(latitude: Double, longitude: Double) throws(MessageError) -> Coordinate {
-        guard (-90...90).contains(latitude) else { throw MessageError("latitude \(latitude) is outside [-90, 90]") }
-        guard (-180...180).contains(longitude) else { throw MessageError("longitude \(longitude) is outside [-180, 180]") }
+        guard (-90...90).contains(latitude) else { throw MessageError("latitude \(latitude) is outside [-90, 90]", code: .outOfRange) }
+        guard (-180...180).contains(longitude) else { throw MessageError("longitude \(longitude) is outside [-180, 180]", code: .outOfRange) }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 

@@ -74,6 +74,9 @@ public enum OpenWeatherFeed {
         let night = iconCode?.hasSuffix("n") ?? false
         let icon = conditionID.flatMap { WeatherIcon(openWeatherCondition: $0, night: night) }
             ?? iconCode.flatMap { WeatherIcon(openWeatherIcon: $0) }
+        // The current-weather API gives the offset at the top, the group API inside `sys`.
+        var offset = try object.optionalNumber("timezone")
+        if offset == nil { offset = try sys?.optionalNumber("timezone") }
         let precipType: String? = object.field("snow") != nil ? "snow" : object.field("rain") != nil ? "rain" : nil
         let details = StationDetails(
             feelsLike: units.fahrenheit(try main?.optionalNumber("feels_like")),
@@ -86,7 +89,8 @@ public enum OpenWeatherFeed {
             cloudCover: FeedValues.percent(try object.optionalObject("clouds")?.optionalNumber("all"), "clouds.all", warnings: &warnings),
             summary: try condition?.optionalString("description"), icon: icon, precipType: precipType,
             sunrise: try sys?.optionalNumber("sunrise"), sunset: try sys?.optionalNumber("sunset"),
-            observedAt: try object.optionalNumber("dt"))
+            observedAt: try object.optionalNumber("dt"),
+            utcOffset: FeedValues.utcOffset(offset, "timezone", warnings: &warnings))
         return Station(id: String(number), name: try object.optionalString("name") ?? "", coordinate: coordinate,
                        temperature: units.fahrenheit(try main?.optionalNumber("temp")),
                        windSpeed: FeedValues.nonNegative(units.mph(try wind?.optionalNumber("speed")), "wind.speed", warnings: &warnings),

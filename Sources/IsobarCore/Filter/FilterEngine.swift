@@ -73,13 +73,13 @@ public final class FilterEngine {
         do {
             object = try JSONObject(parsing: line)
         } catch {
-            ErrorMessage(stage: Self.stage, message: "not a JSON object: \(error)", line: line).write(to: &out)
+            ErrorMessage(stage: Self.stage, message: "not a JSON object: \(error)", line: line, code: .notJSON).write(to: &out)
             return
         }
         do {
             try handle(object, now: now, into: &out)
         } catch {
-            ErrorMessage(stage: Self.stage, message: error.message, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
+            ErrorMessage(stage: Self.stage, error, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
         }
         sweep(now: now)
     }

@@ -30,7 +30,7 @@ extension FormatEngine {
             out.key("name"); out.string(station.name)
             out.key("coordinate"); station.coordinate.write(to: &out)
             out.objectEnd()
-            Self.writeLines(titles.details(station, day: day), into: &out)
+            Callout.Line.writeDetails(titles.details(station, day: day, zone: zone(of: station)), to: &out)
             if let icon = station.details?.icon { out.key("icon"); out.string(icon.rawValue) }
         } else {
             out.key("subtitle"); out.string(Self.noStation(within: anchor.radiusKm, titles: titles) + " · " + titles.dayLabel(day))

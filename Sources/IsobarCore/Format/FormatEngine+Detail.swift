@@ -17,6 +17,8 @@ extension FormatEngine {
         out.key("windUnit"); out.string(titles.presentation.windUnit.rawValue)
         out.key("locale"); out.string(titles.presentation.locale.rawValue)
         try writeReportHeading(object, station: station, titles: titles, day: day, into: &out)
+        let zone = zone(of: station)
+        out.key("zone"); out.string(zone.name)
         if let icon = station.details?.icon { out.key("icon"); out.string(icon.rawValue) }
         if try stationObject.optionalBool("stale") == true { out.key("stale"); out.bool(true) }
         for (key, points) in [("hourly" as StaticString, station.details?.hourly ?? []), ("daily", station.details?.daily ?? [])] {
@@ -26,9 +28,10 @@ extension FormatEngine {
                 out.objectStart()
                 out.key("time"); out.number(point.time)
                 out.key("label"); out.string(UTCTime.text(point.time, withDate: true))
+                Self.writeLocalTime(point.time, zone: zone, titles: titles, into: &out)
                 if let summary = point.summary { out.key("summary"); out.string(summary) }
                 if let icon = point.icon { out.key("icon"); out.string(icon.rawValue) }
-                Self.writeLines(titles.forecastLines(point), into: &out)
+                Callout.Line.writeDetails(titles.forecastLines(point), to: &out)
                 out.objectEnd()
             }
             out.arrayEnd()
@@ -38,8 +41,14 @@ extension FormatEngine {
         out.newline()
     }
 
-    /// `"details":[{"label":…,"value":…},…]`, as callouts write them.
-    static func writeLines(_ lines: [(label: String, value: String)], into out: inout JSONWriter) {
-        Callout.Line.writeDetails(lines.map { Callout.Line(label: $0.label, value: $0.value) }, to: &out)
+    /// A forecast point's time on the station's clock: `zone`, `local` (ISO 8601 with the
+    /// offset), the local `date` and its `weekday` in the client's locale (PROTOCOL.md, "Local
+    /// time"); nothing but the zone for a time no clock shows.
+    static func writeLocalTime(_ unix: Double, zone: LocalZone, titles: TitleFormatter, into out: inout JSONWriter) {
+        out.key("zone"); out.string(zone.name)
+        guard let (time, offset) = zone.civil(unix) else { return }
+        out.key("local"); out.string(time.iso(offset: offset))
+        out.key("date"); out.string(time.date)
+        out.key("weekday"); out.string(titles.phrases.weekdays[time.weekday])
     }
 }

@@ -36,15 +36,7 @@ extension FormatEngine {
                 guard let station else { out.null(); continue }
                 out.objectStart()
                 out.key("title"); out.string(titles.title(station))
-                out.key("details")
-                out.arrayStart()
-                for line in titles.details(station, day: day) {
-                    out.objectStart()
-                    out.key("label"); out.string(line.label)
-                    out.key("value"); out.string(line.value)
-                    out.objectEnd()
-                }
-                out.arrayEnd()
+                Callout.Line.writeDetails(titles.details(station, day: day, zone: zone(of: station)), to: &out)
                 out.objectEnd()
             }
             out.objectEnd()

@@ -81,6 +81,6 @@ extension FormatEngine {
     func calloutContent(_ station: Station, titles: TitleFormatter, day: Day) -> Callout.Content {
         Callout.Content(title: station.name.isEmpty ? station.id : station.name, subtitle: station.id + " · " + titles.dayLabel(day),
                         coordinate: station.coordinate,
-                        details: titles.details(station, day: day).map { Callout.Line(label: $0.label, value: $0.value) })
+                        details: titles.details(station, day: day, zone: zone(of: station)))
     }
 }

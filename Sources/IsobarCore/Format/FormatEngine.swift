@@ -12,9 +12,21 @@ public struct FormatEngine: Sendable {
     /// Whether `visible` lines take the one-pass reader (`annotationsInOnePass`) when they can. Off,
     /// every line takes the general path: the tests and the `format` fuzz target compare the two.
     public var onePass = true
+    /// Where a station whose feed names no time zone takes one from: its nearest gazetteer place's
+    /// (nil: such stations' times are in UTC). PROTOCOL.md, "Local time".
+    public var zones: ZoneIndex?
 
-    public init(defaults: ResolvedPresentation = ResolvedPresentation()) {
+    public init(defaults: ResolvedPresentation = ResolvedPresentation(), zones: ZoneIndex? = nil) {
         self.defaults = defaults
+        self.zones = zones
+    }
+
+    /// The zone `station`'s times are shown in: the feed's IANA zone when the tz database knows
+    /// it, else the feed's UTC offset, else the nearest gazetteer place's zone, else UTC.
+    public func zone(of station: Station) -> LocalZone {
+        if let name = station.details?.timeZone, let zone = LocalZone(identifier: name) { return zone }
+        if let offset = station.details?.utcOffset, let zone = LocalZone(offsetSeconds: Int(offset)) { return zone }
+        return zones?.zone(near: station.coordinate) ?? .utc
     }
 
     public func handle(line: UnsafeRawBufferPointer, into out: inout JSONWriter) {
@@ -23,7 +35,7 @@ public struct FormatEngine: Sendable {
         do {
             object = try JSONObject(parsing: line)
         } catch {
-            ErrorMessage(stage: Self.stage, message: "not a JSON object: \(error)", line: line).write(to: &out)
+            ErrorMessage(stage: Self.stage, message: "not a JSON object: \(error)", line: line, code: .notJSON).write(to: &out)
             return
         }
         let mark = out.bytes.count
@@ -42,7 +54,7 @@ public struct FormatEngine: Sendable {
             }
         } catch {
             out.truncate(to: mark)  // drop a half-written message
-            ErrorMessage(stage: Self.stage, message: error.message, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
+            ErrorMessage(stage: Self.stage, error, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
         }
     }
 

@@ -14,6 +14,8 @@ struct Phrases: Sendable {
     let north: String, south: String, east: String, west: String
     /// Labels of the optional fields (callout, detail report), in `StationDetails` order.
     let more: MoreLabels
+    /// The days of the week, Monday first (a forecast day's `weekday`).
+    var weekdays: [String] { more.weekdays }
 
     static func of(_ locale: Locale) -> Phrases {
         switch locale {

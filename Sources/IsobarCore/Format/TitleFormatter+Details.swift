@@ -2,52 +2,68 @@
 /// (°F/°C, mph/km/h/knots, inHg/hPa, mi/km) and locale.
 extension TitleFormatter {
     /// One line per known optional field, in `StationDetails` order (PROTOCOL.md, "Formatting
-    /// rules, exactly").
-    func detailLines(_ details: StationDetails) -> [(label: String, value: String)] {
+    /// rules, exactly"), each with its data; times shown in `zone`.
+    func detailLines(_ details: StationDetails, zone: LocalZone) -> [Callout.Line] {
         let more = phrases.more
-        var lines: [(label: String, value: String)] = []
-        func degrees(_ label: String, _ fahrenheit: Double?) {
+        var lines: [Callout.Line] = []
+        func add(_ label: String, _ value: String, _ key: String, _ number: Double? = nil, _ unit: String? = nil) {
+            lines.append(Callout.Line(label: label, value: value, data: LineData(key: key, number: number, unit: unit)))
+        }
+        func degrees(_ label: String, _ key: String, _ fahrenheit: Double?) {
             guard let value = temperature(fahrenheit) else { return }
-            lines.append((label, phrases.number(value, digits: 1) + " " + temperatureUnit))
+            add(label, phrases.number(value, digits: 1) + " " + temperatureUnit, key, value, temperatureUnit)
         }
-        degrees(more.feelsLike, details.feelsLike)
-        degrees(more.low, details.temperatureLow)
-        degrees(more.high, details.temperatureHigh)
-        if let humidity = details.humidity { lines.append((more.humidity, phrases.number(humidity, digits: 0) + " %")) }
+        func time(_ label: String, _ key: String, _ seconds: Double?, withDate: Bool) {
+            guard let seconds else { return }
+            var data = LineData(key: key)
+            data.time = seconds
+            data.zone = zone.name
+            data.local = zone.iso(seconds)
+            lines.append(Callout.Line(label: label, value: UTCTime.text(seconds, withDate: withDate), data: data))
+        }
+        let metric = presentation.units == .metric
+        degrees(more.feelsLike, "feelsLike", details.feelsLike)
+        degrees(more.low, "temperatureLow", details.temperatureLow)
+        degrees(more.high, "temperatureHigh", details.temperatureHigh)
+        if let humidity = details.humidity { add(more.humidity, phrases.number(humidity, digits: 0) + " %", "humidity", humidity, "%") }
         if let pressure = details.pressure {
-            lines.append((more.pressure, presentation.units == .metric
-                ? phrases.number(pressure, digits: 0) + " hPa"
-                : phrases.number(UnitFactors.inchesOfMercury(hectopascals: pressure), digits: 2) + " inHg"))
+            let value = metric ? pressure : UnitFactors.inchesOfMercury(hectopascals: pressure)
+            add(more.pressure, phrases.number(value, digits: metric ? 0 : 2) + (metric ? " hPa" : " inHg"), "pressure", value,
+                metric ? "hPa" : "inHg")
         }
-        degrees(more.dewPoint, details.dewPoint)
+        degrees(more.dewPoint, "dewPoint", details.dewPoint)
         if let miles = details.visibility {
-            lines.append((more.visibility, presentation.units == .metric
-                ? phrases.number(UnitFactors.kilometers(miles: miles), digits: 1) + " km"
-                : phrases.number(miles, digits: 1) + " mi"))
+            let value = metric ? UnitFactors.kilometers(miles: miles) : miles
+            add(more.visibility, phrases.number(value, digits: 1) + (metric ? " km" : " mi"), "visibility", value, metric ? "km" : "mi")
         }
-        if let uvIndex = details.uvIndex { lines.append((more.uvIndex, phrases.number(uvIndex, digits: 0))) }
+        if let uvIndex = details.uvIndex { add(more.uvIndex, phrases.number(uvIndex, digits: 0), "uvIndex", uvIndex, "") }
         if let gust = details.windGust {
-            lines.append((more.windGust, phrases.number(UnitConversion.speed(mph: gust, to: presentation.windUnit), digits: 1)
-                + " " + UnitConversion.label(presentation.windUnit)))
+            let speed = UnitConversion.speed(mph: gust, to: presentation.windUnit)
+            let unit = UnitConversion.label(presentation.windUnit)
+            add(more.windGust, phrases.number(speed, digits: 1) + " " + unit, "windGust", speed, unit)
         }
-        if let cover = details.cloudCover { lines.append((more.cloudCover, phrases.number(cover, digits: 0) + " %")) }
-        if let summary = details.summary { lines.append((more.summary, summary)) }
-        if let sunrise = details.sunrise { lines.append((more.sunrise, UTCTime.text(sunrise, withDate: false))) }
-        if let sunset = details.sunset { lines.append((more.sunset, UTCTime.text(sunset, withDate: false))) }
-        if let observed = details.observedAt { lines.append((more.observed, UTCTime.text(observed, withDate: true))) }
+        if let cover = details.cloudCover { add(more.cloudCover, phrases.number(cover, digits: 0) + " %", "cloudCover", cover, "%") }
+        if let summary = details.summary { add(more.summary, summary, "summary") }
+        time(more.sunrise, "sunrise", details.sunrise, withDate: false)
+        time(more.sunset, "sunset", details.sunset, withDate: false)
+        time(more.observed, "observedAt", details.observedAt, withDate: true)
         return lines
     }
 
     /// The lines of one forecast point: temperature (hourly) or low and high (daily), chance of
-    /// precipitation, wind.
-    func forecastLines(_ point: ForecastPoint) -> [(label: String, value: String)] {
-        var lines: [(label: String, value: String)] = []
-        for (label, fahrenheit) in [(phrases.temperature, point.temperature), (phrases.more.low, point.temperatureLow),
-                                    (phrases.more.high, point.temperatureHigh)] {
-            if let value = temperature(fahrenheit) { lines.append((label, phrases.number(value, digits: 1) + " " + temperatureUnit)) }
+    /// precipitation, wind; each with its data.
+    func forecastLines(_ point: ForecastPoint) -> [Callout.Line] {
+        var lines: [Callout.Line] = []
+        for (label, key, fahrenheit) in [(phrases.temperature, "temperature", point.temperature),
+                                         (phrases.more.low, "temperatureLow", point.temperatureLow),
+                                         (phrases.more.high, "temperatureHigh", point.temperatureHigh)] {
+            if let value = temperature(fahrenheit) {
+                lines.append(Callout.Line(label: label, value: phrases.number(value, digits: 1) + " " + temperatureUnit,
+                                          data: LineData(key: key, number: value, unit: temperatureUnit)))
+            }
         }
-        if let chance = point.precipitation { lines.append((phrases.precipitation, phrases.number(chance, digits: 0) + " %")) }
-        if let mph = point.windSpeed { lines.append((phrases.wind, windText(mph: mph, direction: point.windDirection))) }
+        if let chance = point.precipitation { lines.append(precipitationLine(chance, type: point.precipType)) }
+        if let mph = point.windSpeed { lines.append(windLine(mph: mph, direction: point.windDirection)) }
         return lines
     }
 }

@@ -80,21 +80,40 @@ public struct TitleFormatter: Sendable {
         return text
     }
 
-    /// Callout detail lines for every known value, with units.
-    public func details(_ station: Station, day: Day) -> [(label: String, value: String)] {
-        var lines: [(label: String, value: String)] = []
+    /// Callout detail lines for every known value, with units, each with its data (times in `zone`).
+    public func details(_ station: Station, day: Day, zone: LocalZone = .utc) -> [Callout.Line] {
+        var lines: [Callout.Line] = []
         if let value = temperature(station.temperature) {
-            lines.append((phrases.temperature, phrases.number(value, digits: 1) + " " + temperatureUnit))
+            lines.append(Callout.Line(label: phrases.temperature, value: phrases.number(value, digits: 1) + " " + temperatureUnit,
+                                      data: LineData(key: "temperature", number: value, unit: temperatureUnit)))
         }
         if let mph = station.windSpeed {
-            lines.append((phrases.wind, windText(mph: mph, direction: station.windDirection)))
+            lines.append(windLine(mph: mph, direction: station.windDirection))
         }
         if let precipitation = station.precipitation {
-            lines.append((phrases.precipitation, phrases.number(precipitation, digits: 0) + " %"))
+            lines.append(precipitationLine(precipitation, type: station.details?.precipType))
         }
-        if let details = station.details { lines += detailLines(details) }
-        lines.append((phrases.coordinates, coordinateText(station.coordinate)))
+        if let details = station.details { lines += detailLines(details, zone: zone) }
+        var coordinates = LineData(key: "coordinates")
+        coordinates.coordinate = station.coordinate
+        lines.append(Callout.Line(label: phrases.coordinates, value: coordinateText(station.coordinate), data: coordinates))
         return lines
+    }
+
+    /// The wind line: its text (`windText`) and data (speed in the client's unit, calm, direction).
+    func windLine(mph: Double, direction: Double?) -> Callout.Line {
+        let speed = UnitConversion.speed(mph: mph, to: presentation.windUnit)
+        var data = LineData(key: "windSpeed", number: speed, unit: UnitConversion.label(presentation.windUnit))
+        data.calm = phrases.number(speed, digits: 0) == "0"
+        data.direction = direction.map(Compass.normalized)
+        return Callout.Line(label: phrases.wind, value: windText(mph: mph, direction: direction), data: data)
+    }
+
+    /// The chance-of-precipitation line, with the feed's precipitation type beside it when known.
+    func precipitationLine(_ chance: Double, type: String?) -> Callout.Line {
+        var data = LineData(key: "precipitation", number: chance, unit: "%")
+        data.precipType = type
+        return Callout.Line(label: phrases.precipitation, value: phrases.number(chance, digits: 0) + " %", data: data)
     }
 
     public func coordinateText(_ coordinate: Coordinate) -> String {

@@ -2,19 +2,23 @@
 /// PROTOCOL.md "callout"), the formatter's rendering of a ``Selection``: a title, a subtitle and
 /// labelled lines in the client's units and locale, or `"clear":true` when the selection ended.
 public struct Callout: Sendable, Equatable {
-    /// One labelled line (`{"label":"Wind","value":"6.9 mph from W (270°) →"}`).
+    /// One labelled line (`{"label":"Wind","value":"6.9 mph from W (270°) →","key":"windSpeed",…}`):
+    /// the text to show and, when the formatter wrote it, the same value as data.
     public struct Line: Sendable, Equatable {
         public var label: String
         public var value: String
+        public var data: LineData?
 
-        public init(label: String, value: String) {
+        public init(label: String, value: String, data: LineData? = nil) {
             self.label = label
             self.value = value
+            self.data = data
         }
 
         public init(from object: JSONObject) throws(MessageError) {
             label = try object.requireString("label")
             value = try object.requireString("value")
+            data = try LineData(from: object)
         }
 
         /// `"details":[{"label":…,"value":…},…]`: a callout's lines (a report's and its forecast
@@ -26,6 +30,7 @@ public struct Callout: Sendable, Equatable {
                 writer.objectStart()
                 writer.key("label"); writer.string(line.label)
                 writer.key("value"); writer.string(line.value)
+                line.data?.writeMembers(to: &writer)
                 writer.objectEnd()
             }
             writer.arrayEnd()

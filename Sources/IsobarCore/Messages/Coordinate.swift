@@ -14,8 +14,8 @@ public struct Coordinate: Sendable, Equatable, Hashable {
     public init(from object: JSONObject) throws(MessageError) {
         let latitude = try object.requireNumber("latitude")
         let longitude = try object.requireNumber("longitude")
-        guard (-90...90).contains(latitude) else { throw MessageError("latitude \(latitude) is outside [-90, 90]") }
-        guard (-180...180).contains(longitude) else { throw MessageError("longitude \(longitude) is outside [-180, 180]") }
+        guard (-90...90).contains(latitude) else { throw MessageError("latitude \(latitude) is outside [-90, 90]", code: .outOfRange) }
+        guard (-180...180).contains(longitude) else { throw MessageError("longitude \(longitude) is outside [-180, 180]", code: .outOfRange) }
         self.init(latitude: latitude, longitude: longitude)
     }
 

@@ -9,17 +9,25 @@ public struct ErrorMessage: Sendable, Equatable {
     public var excerpt: String
     /// The client the bad message came from or was for, when it named one.
     public var client: String?
+    /// What kind of error it is, for programs (`message` is for people).
+    public var code: ErrorCode
 
-    public init(stage: String, message: String, excerpt: String, client: String? = nil) {
+    public init(stage: String, message: String, excerpt: String, client: String? = nil, code: ErrorCode = .invalid) {
         self.stage = stage
         self.message = message
         self.excerpt = excerpt
         self.client = client
+        self.code = code
     }
 
     /// An error about `line`, with a printable excerpt of it.
-    public init(stage: String, message: String, line: UnsafeRawBufferPointer, client: String? = nil) {
-        self.init(stage: stage, message: message, excerpt: LineSplitter.excerpt(line), client: client)
+    public init(stage: String, message: String, line: UnsafeRawBufferPointer, client: String? = nil, code: ErrorCode = .invalid) {
+        self.init(stage: stage, message: message, excerpt: LineSplitter.excerpt(line), client: client, code: code)
+    }
+
+    /// An error about `line` for a rejected message: its text and code.
+    public init(stage: String, _ error: MessageError, line: UnsafeRawBufferPointer, client: String? = nil) {
+        self.init(stage: stage, message: error.message, line: line, client: client, code: error.code)
     }
 
     /// The `client` a bad message names, if it is a usable client name (a non-empty string of at
@@ -37,6 +45,7 @@ public struct ErrorMessage: Sendable, Equatable {
         writer.key("message"); writer.string(message)
         writer.key("excerpt"); writer.string(excerpt)
         if let client { writer.key("client"); writer.string(client) }
+        writer.key("code"); writer.string(code.rawValue)
         writer.objectEnd()
         writer.newline()
     }

@@ -31,7 +31,7 @@ public struct GeocodeRequest: Sendable, Equatable {
         case (nil, nil): throw MessageError("a geocode needs \"query\" or \"id\"")
         case (.some, .some): throw MessageError("a geocode takes \"query\" or \"id\", not both")
         case (let query?, nil):
-            guard query.contains(where: { !$0.isWhitespace }) else { throw MessageError("field \"query\" must not be empty") }
+            guard query.contains(where: { !$0.isWhitespace }) else { throw MessageError("field \"query\" must not be empty", code: .outOfRange) }
             guard query.count <= Self.maxQueryLength else {
                 throw MessageError("field \"query\" is longer than \(Self.maxQueryLength) characters")
             }

@@ -24,7 +24,7 @@ public struct PlacesEngine: Sendable {
         do {
             object = try JSONObject(parsing: line)
         } catch {
-            ErrorMessage(stage: Self.stage, message: "not a JSON object: \(error)", line: line).write(to: &out)
+            ErrorMessage(stage: Self.stage, message: "not a JSON object: \(error)", line: line, code: .notJSON).write(to: &out)
             return
         }
         let mark = out.bytes.count
@@ -39,7 +39,7 @@ public struct PlacesEngine: Sendable {
             }
         } catch {
             out.truncate(to: mark)
-            ErrorMessage(stage: Self.stage, message: error.message, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
+            ErrorMessage(stage: Self.stage, error, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
         }
     }
 

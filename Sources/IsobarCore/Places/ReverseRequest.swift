@@ -18,7 +18,7 @@ public struct ReverseRequest: Sendable, Equatable {
         point = try Coordinate(from: object)
         let radius = try object.optionalNumber("radiusKm") ?? Gazetteer.defaultRadiusKm
         guard radius > 0, radius <= Gazetteer.maxRadiusKm else {
-            throw MessageError("radiusKm \(radius) is outside (0, \(Int(Gazetteer.maxRadiusKm))]")
+            throw MessageError("radiusKm \(radius) is outside (0, \(Int(Gazetteer.maxRadiusKm))]", code: .outOfRange)
         }
         radiusKm = radius
     }

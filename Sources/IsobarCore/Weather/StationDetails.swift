@@ -41,6 +41,12 @@ public final class StationDetails: Sendable, Equatable {
     /// When the values were observed (or issued, for a forecast), Unix seconds: what staleness is
     /// measured from.
     public let observedAt: Double?
+    /// The station's IANA time zone when the feed names one (Dark Sky's `timezone`): what its
+    /// times are shown in (PROTOCOL.md, "Local time").
+    public let timeZone: String?
+    /// The station's offset from UTC in seconds when the feed gives only that (OpenWeather's
+    /// `timezone`); ignored when `timeZone` is known.
+    public let utcOffset: Double?
     /// The next hours and days (Dark Sky's `hourly` and `daily`), empty when the feed has none.
     public let hourly: [ForecastPoint]
     public let daily: [ForecastPoint]
@@ -49,7 +55,8 @@ public final class StationDetails: Sendable, Equatable {
                 humidity: Double? = nil, pressure: Double? = nil, dewPoint: Double? = nil, visibility: Double? = nil,
                 uvIndex: Double? = nil, windGust: Double? = nil, cloudCover: Double? = nil, summary: String? = nil,
                 icon: WeatherIcon? = nil, precipType: String? = nil, sunrise: Double? = nil, sunset: Double? = nil,
-                observedAt: Double? = nil, hourly: [ForecastPoint] = [], daily: [ForecastPoint] = []) {
+                observedAt: Double? = nil, timeZone: String? = nil, utcOffset: Double? = nil,
+                hourly: [ForecastPoint] = [], daily: [ForecastPoint] = []) {
         self.feelsLike = feelsLike
         self.temperatureLow = temperatureLow
         self.temperatureHigh = temperatureHigh
@@ -66,6 +73,8 @@ public final class StationDetails: Sendable, Equatable {
         self.sunrise = sunrise
         self.sunset = sunset
         self.observedAt = observedAt
+        self.timeZone = timeZone
+        self.utcOffset = utcOffset
         self.hourly = hourly
         self.daily = daily
     }
@@ -80,7 +89,7 @@ public final class StationDetails: Sendable, Equatable {
     /// True when no field is known (such details are dropped: the station has none).
     public var isEmpty: Bool {
         numbers.allSatisfy { $0.value == nil } && summary == nil && icon == nil && precipType == nil && sunrise == nil
-            && sunset == nil && observedAt == nil && hourly.isEmpty && daily.isEmpty
+            && sunset == nil && observedAt == nil && timeZone == nil && utcOffset == nil && hourly.isEmpty && daily.isEmpty
     }
 
     /// Reads the optional keys of a `station` line (or of a station inside a `selection` or
@@ -99,6 +108,7 @@ public final class StationDetails: Sendable, Equatable {
             summary: try object.optionalString("summary"), icon: try object.optionalEnum("icon", WeatherIcon.self),
             precipType: try object.optionalString("precipType"), sunrise: try object.optionalNumber("sunrise"),
             sunset: try object.optionalNumber("sunset"), observedAt: try object.optionalNumber("observedAt"),
+            timeZone: try object.optionalString("timeZone"), utcOffset: try object.optionalNumber("utcOffset"),
             hourly: hourly, daily: daily)
         try details.validate()
         return details.isEmpty ? nil : details
@@ -108,7 +118,7 @@ public final class StationDetails: Sendable, Equatable {
     private static let keysByLength: [[StaticString]] = {
         let keys: [StaticString] = ["feelsLike", "temperatureLow", "temperatureHigh", "humidity", "pressure", "dewPoint", "visibility",
                                     "uvIndex", "windGust", "cloudCover", "summary", "icon", "precipType", "sunrise", "sunset",
-                                    "observedAt", "hourly", "daily"]
+                                    "observedAt", "timeZone", "utcOffset", "hourly", "daily"]
         var table = [[StaticString]](repeating: [], count: 16)
         for key in keys { table[key.utf8CodeUnitCount].append(key) }
         return table
@@ -145,6 +155,28 @@ public final class StationDetails: Sendable, Equatable {
         for point in hourly { try point.checkRanges() }
         for point in daily { try point.checkRanges() }
         try WeatherRanges.check(nonNegative: pressure, "pressure")
+        if let timeZone, !Self.isZoneName(timeZone) {
+            throw MessageError("field \"timeZone\" must be an IANA zone name (1 to 64 of A-Z a-z 0-9 / _ + -)")
+        }
+        if let utcOffset, !(utcOffset == utcOffset.rounded() && abs(utcOffset) <= Self.maxUTCOffset) {
+            throw MessageError("field \"utcOffset\" must be whole seconds in [-64800, 64800]")
+        }
+    }
+
+    /// The largest offset from UTC a station may give, in seconds (18 hours, as ISO 8601 and
+    /// java.time allow; real zones stay within -12 h and +14 h).
+    public static let maxUTCOffset = 64_800.0
+
+    /// Whether `name` is spelled as an IANA zone name can be: 1 to 64 ASCII letters, digits and
+    /// `/ _ + -` (whether the zone exists is the formatter's question: an unknown one is shown in
+    /// the next zone it knows, PROTOCOL.md "Local time").
+    public static func isZoneName(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard (1...64).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+        }
     }
 
     /// The most forecast points a station line may carry per array (Dark Sky sends 49 hours and 8 days).
@@ -161,7 +193,7 @@ public final class StationDetails: Sendable, Equatable {
             do throws(MessageError) {
                 points.append(try ForecastPoint(from: element))
             } catch {
-                throw MessageError("\(key)[\(index)]: \(error.message)")
+                throw MessageError("\(key)[\(index)]: \(error.message)", code: error.code)
             }
             index += 1
         }
@@ -177,6 +209,8 @@ public final class StationDetails: Sendable, Equatable {
         if let sunrise { out.key("sunrise"); out.number(sunrise) }
         if let sunset { out.key("sunset"); out.number(sunset) }
         if let observedAt { out.key("observedAt"); out.number(observedAt) }
+        if let timeZone { out.key("timeZone"); out.string(timeZone) }
+        if let utcOffset { out.key("utcOffset"); out.number(utcOffset) }
         for (key, points) in [("hourly" as StaticString, hourly), ("daily", daily)] where !points.isEmpty {
             out.key(key)
             out.arrayStart()
@@ -206,6 +240,9 @@ public final class StationDetails: Sendable, Equatable {
         for (_, value) in numbers { hash.add(value) }
         for text in [summary, icon?.rawValue, precipType] { hash.add(text ?? "\u{0}") }
         for value in [sunrise, sunset, observedAt] { hash.add(value) }
+        // Only when known, so a station without a zone hashes as before the fields existed.
+        if let timeZone { hash.add(byte: 1); hash.add(timeZone) }
+        if let utcOffset { hash.add(byte: 2); hash.add(utcOffset) }
         hash.add(UInt64(hourly.count))
         for point in hourly { point.add(to: &hash) }
         hash.add(UInt64(daily.count))
@@ -216,6 +253,6 @@ public final class StationDetails: Sendable, Equatable {
         if a === b { return true }
         return a.numbers.map(\.value) == b.numbers.map(\.value) && a.summary == b.summary && a.icon == b.icon
             && a.precipType == b.precipType && a.sunrise == b.sunrise && a.sunset == b.sunset
-            && a.observedAt == b.observedAt && a.hourly == b.hourly && a.daily == b.daily
+            && a.observedAt == b.observedAt && a.timeZone == b.timeZone && a.utcOffset == b.utcOffset && a.hourly == b.hourly && a.daily == b.daily
     }
 }

@@ -2,11 +2,11 @@
 /// value out of range is refused with the same words wherever it appears.
 enum WeatherRanges {
     static func check(percent value: Double?, _ key: String) throws(MessageError) {
-        if let value, !(0...100).contains(value) { throw MessageError("\(key) \(value) is outside [0, 100]") }
+        if let value, !(0...100).contains(value) { throw MessageError("\(key) \(value) is outside [0, 100]", code: .outOfRange) }
     }
 
     static func check(nonNegative value: Double?, _ key: String) throws(MessageError) {
-        if let value, value < 0 { throw MessageError("\(key) \(value) is negative") }
+        if let value, value < 0 { throw MessageError("\(key) \(value) is negative", code: .outOfRange) }
     }
 
     /// The physical range of a temperature in °F, the pipeline's unit (Earth's records are about
@@ -18,16 +18,16 @@ enum WeatherRanges {
 
     static func check(temperature value: Double?, _ key: String) throws(MessageError) {
         if let value, !temperature.contains(value) {
-            throw MessageError("\(key) \(value) is outside the physical range [-200, 200] °F")
+            throw MessageError("\(key) \(value) is outside the physical range [-200, 200] °F", code: .outOfRange)
         }
     }
 
     static func check(speed value: Double?, _ key: String) throws(MessageError) {
-        if let value, value < 0 { throw MessageError("\(key) \(value) is negative") }
-        if let value, !speed.contains(value) { throw MessageError("\(key) \(value) is outside the physical range [0, 500] mph") }
+        if let value, value < 0 { throw MessageError("\(key) \(value) is negative", code: .outOfRange) }
+        if let value, !speed.contains(value) { throw MessageError("\(key) \(value) is outside the physical range [0, 500] mph", code: .outOfRange) }
     }
 
     static func check(direction value: Double?, _ key: String) throws(MessageError) {
-        if let value, !(0...360).contains(value) { throw MessageError("\(key) \(value) is outside [0, 360]") }
+        if let value, !(0...360).contains(value) { throw MessageError("\(key) \(value) is outside [0, 360]", code: .outOfRange) }
     }
 }
