@@ -42,6 +42,8 @@ public final class GatewayHub: @unchecked Sendable {
     /// Connections the bus thread filled since its last drain, woken together in `busDrained`:
     /// one event-loop hop per loop per burst of bus messages. Touched only by the bus thread.
     private var pendingWakes: [GatewayConnection] = []
+    /// What filter shard 0's tallies say its snapshot rule did (held back, refused, confirmed).
+    private var acceptance = AcceptanceWatch()
 
     /// Topics the gateway subscribes to. Prefixes: `annotations/` and `callout/` match every
     /// client's traffic, and topics are compared exactly on arrival (see PROTOCOL.md).
@@ -139,11 +141,24 @@ public final class GatewayHub: @unchecked Sendable {
         let resend = lock.withLock { () -> Bool in
             if lastTallies.values.contains(where: { $0.tally.shard.count != tally.shard.count }) { lastTallies = [:]; lastResends = [:] }
             lastTallies[tally.shard.index] = (now, tally)
+            if tally.shard.index == 0, let report = tally.acceptance { noteAcceptance(report) }
             guard tally.resend, Double(now &- (lastResends[tally.shard.index] ?? 0)) / 1e9 >= options.leaseInterval else { return false }
             lastResends[tally.shard.index] = now
             return true
         }
         if resend { resendViewports(reason: "tally", shard: tally.shard) }
+    }
+
+    /// Counts and logs what the filter's snapshot rule did since its last tally (under `lock`).
+    private func noteAcceptance(_ report: AcceptanceReport) {
+        let (growth, events) = acceptance.observe(report)
+        metrics.snapshots(growth, held: report.holds.count)
+        for event in events {
+            switch event {
+            case .warning(let text): logger.warning("\(text)")
+            case .notice(let text): logger.notice("\(text)")
+            }
+        }
     }
 
     /// Publishes every client's current viewport again (same `ref`, `version` = last relayed) in one
@@ -349,9 +364,17 @@ public final class GatewayHub: @unchecked Sendable {
 
     // MARK: - Health
 
-    /// `/healthz`: healthy when every filter shard (one when not sharded) answered a lease within
-    /// the last 3 lease intervals and holds at least one snapshot; otherwise the reason.
-    public func health() -> (healthy: Bool, reason: String) {
+    /// What `/healthz` answers (PROTOCOL.md, "HTTP"): ``down`` (503) unless every filter shard (one
+    /// when not sharded) answered a lease within the last 3 lease intervals and holds at least one
+    /// snapshot; ``degraded`` (200, the reason) while the filter holds back an implausible snapshot;
+    /// else ``ok``.
+    public enum Health: Sendable, Equatable {
+        case ok
+        case degraded(String)
+        case down(String)
+    }
+
+    public func health() -> Health {
         let now = Self.now()
         return lock.withLock {
             let window = 3 * options.leaseInterval
@@ -360,13 +383,14 @@ public final class GatewayHub: @unchecked Sendable {
                 let name = shards == 1 ? "the filter" : "filter shard \(index)/\(shards)"
                 guard let last = lastTallies[index], Double(now &- last.at) / 1e9 <= window else {
                     let since = Double(now &- (lastTallies[index]?.at ?? startedAt)) / 1e9
-                    return (false, "no tally from \(name) for \(Int(since.rounded())) s: broker or filter down")
+                    return .down("no tally from \(name) for \(Int(since.rounded())) s: broker or filter down")
                 }
                 guard last.tally.today != nil || last.tally.tomorrow != nil else {
-                    return (false, "\(name) has no snapshot yet")
+                    return .down("\(name) has no snapshot yet")
                 }
             }
-            return (true, "ok")
+            if let reason = acceptance.degradedReason { return .degraded(reason) }
+            return .ok
         }
     }
 }

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import IsobarCore
 import Prometheus
 
 /// The gateway's Prometheus metrics (served at `GET /metrics`), made through swift-metrics with a
@@ -41,6 +42,11 @@ public final class GatewayMetrics: Sendable {
     /// does not read).
     let pongsCoalesced: CoreMetrics.Counter
     private let errors: [Reason: CoreMetrics.Counter]
+    /// `isobar_gateway_snapshots_total{outcome=...}`: what the filter's snapshot rule did, from its
+    /// tallies (`refused_future`, `held_shrunk`, `held_empty`, `confirmed`).
+    private let snapshotOutcomes: [CoreMetrics.Counter]
+    /// `isobar_gateway_snapshots_held`: snapshots the filter holds back now (0 to 2, one per day).
+    private let snapshotsHeld: CoreMetrics.Gauge
 
     public init() {
         registry = PrometheusCollectorRegistry()
@@ -62,6 +68,18 @@ public final class GatewayMetrics: Sendable {
             errors[reason] = CoreMetrics.Counter(label: "isobar_gateway_errors_total", dimensions: [("reason", reason.rawValue)], factory: factory)
         }
         self.errors = errors
+        snapshotOutcomes = ["refused_future", "held_shrunk", "held_empty", "confirmed"].map {
+            CoreMetrics.Counter(label: "isobar_gateway_snapshots_total", dimensions: [("outcome", $0)], factory: factory)
+        }
+        snapshotsHeld = CoreMetrics.Gauge(label: "isobar_gateway_snapshots_held", factory: factory)
+    }
+
+    /// Adds what the filter's snapshot rule did since its previous tally.
+    func snapshots(_ growth: AcceptanceWatch.Growth, held: Int) {
+        for (counter, count) in zip(snapshotOutcomes, [growth.refusedFuture, growth.heldShrunk, growth.heldEmpty, growth.confirmed]) where count > 0 {
+            counter.increment(by: count)
+        }
+        snapshotsHeld.record(held)
     }
 
     func error(_ reason: Reason) { errors[reason]?.increment() }

@@ -80,8 +80,11 @@ public enum GatewayServer {
             return try await serveFile(options.countries, files: files, context: context)
         }
         router.get("/healthz") { _, _ in
-            let (healthy, reason) = hub.health()
-            return text(healthy ? "ok\n" : reason + "\n", status: healthy ? .ok : .serviceUnavailable)
+            switch hub.health() {
+            case .ok: return text("ok\n", status: .ok)
+            case .degraded(let reason): return text("degraded: \(reason)\n", status: .ok)
+            case .down(let reason): return text(reason + "\n", status: .serviceUnavailable)
+            }
         }
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -24,6 +24,10 @@ public struct PlugOptions: Sendable {
     public var terminateGrace: Duration
     /// Longest stdout line published; a longer one is replaced by one error message.
     public var maxLineLength: Int
+    /// Most bytes each of plug's two bus queues holds (messages received and not yet written to
+    /// COMMAND, lines published and not yet taken by the broker): `--max-queue-bytes`, 64 MiB.
+    /// ZeroMQ bounds a queue by messages, so the bound is applied as ``queueMessages``.
+    public var maxQueueBytes: Int
 
     public init(
         command: String,
@@ -35,7 +39,8 @@ public struct PlugOptions: Sendable {
         backoff: Backoff = Backoff(),
         stdinCloseGrace: Duration = .seconds(2),
         terminateGrace: Duration = .seconds(2),
-        maxLineLength: Int = Limits.lineBytes
+        maxLineLength: Int = Limits.lineBytes,
+        maxQueueBytes: Int = PlugOptions.defaultQueueBytes
     ) {
         self.command = command
         self.arguments = arguments
@@ -47,6 +52,20 @@ public struct PlugOptions: Sendable {
         self.stdinCloseGrace = stdinCloseGrace
         self.terminateGrace = terminateGrace
         self.maxLineLength = maxLineLength
+        self.maxQueueBytes = maxQueueBytes
+    }
+
+    /// The default of `maxQueueBytes`: 64 MiB per queue.
+    public static let defaultQueueBytes = 64 << 20
+
+    /// The high-water mark (in messages) of plug's SUB and PUB sockets that keeps each queue
+    /// within `maxQueueBytes`: a bus message is at most `Limits.batchBytes` (64 KiB; consecutive
+    /// lines of one topic are batched up to that, see `TopicBatch`) unless one line alone is longer,
+    /// so `maxQueueBytes / 64 KiB` messages (1,024 by default; at least 16). A persist replaying at
+    /// every resync once held 1.5 GB here under ZeroMQ's 100,000-message mark. Past the mark, what a
+    /// slow COMMAND has not taken waits at the broker (its own per-peer queue, then dropped there).
+    public var queueMessages: Int32 {
+        Int32(clamping: max(16, maxQueueBytes / Limits.batchBytes))
     }
 
     /// How long plug's whole stop may take, SIGTERM to exit: the command's two graces, then up to

@@ -36,7 +36,9 @@ public func runPlug(_ options: PlugOptions, logger: Logger) async throws(PlugErr
         logger.error("\(error)")
         throw .bus(error.asZMQError)
     }
-    let socketOptions = ZMQSocketOption.defaults + (security?.clientOptions ?? [])
+    // Each queue bounded by bytes (`PlugOptions.queueMessages`), after the defaults' 100,000 messages.
+    let socketOptions = ZMQSocketOption.defaults + [.sendHighWaterMark(options.queueMessages), .receiveHighWaterMark(options.queueMessages)]
+        + (security?.clientOptions ?? [])
 
     let context: ZMQContext
     let pub: ZMQSocket

@@ -95,7 +95,7 @@ struct FilterCommand: AsyncParsableCommand {
         } else {
             backing = InMemoryFavorites()
         }
-        var chain = chainFormat
+        let chain = chainFormat
             ? FormatChain(format: FormatEngine(defaults: ResolvedPresentation(field: .temperature, units: units, windUnit: windUnit, locale: locale)))
             : nil
         if let chain { options = chain.chained(options) }
@@ -106,8 +106,8 @@ struct FilterCommand: AsyncParsableCommand {
         }
         /// The engine's answers to one line, formatted in process with --chain-format.
         func answer(_ out: inout JSONWriter, _ produce: (inout JSONWriter) -> Void) {
-            guard chain != nil else { produce(&out); return }
-            chain?.pass(into: &out, produce)
+            guard let chain else { produce(&out); return }
+            chain.pass(into: &out, produce)
         }
         // The first words on the bus: ask the publishers to replay their snapshots.
         let requestResync = self.requestResync
@@ -117,9 +117,9 @@ struct FilterCommand: AsyncParsableCommand {
             let name = shard.isWhole ? "filter" : "filter-\(shard.index)"
             let options = BusStage.Options(name: name, subscriptions: shard.subscriptions(FilterEngine.subscriptions),
                                            maxLineLength: maxLineBytes, tickEvery: 0.25)
-            // Chained, the formatter reads the whole answer after the engine: no early spill.
+            // Chained, what the engine spills is formatted first (`FormatChain.spill`).
             let status = await BusStage.run(options, logger: Logger(label: name),
-                                            spill: { publish in if !chainFormat { engine.spill = publish } }, start: greet, tick: { out in answer(&out) { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) } }) { line, out in
+                                            spill: { publish in engine.spill = { out in if let chain { chain.spill(&out, publish) } else { publish(&out) } } }, start: greet, tick: { out in answer(&out) { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) } }) { line, out in
                 answer(&out) { engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &$0) }
             }
             if status != 0 { throw ExitCode(status) }
@@ -132,8 +132,9 @@ struct FilterCommand: AsyncParsableCommand {
             LineOutput.standardOutput.flush()
         }
         // A feed change's answers to every client leave in pieces of about
-        // `FilterEngine.spillBytes` (1 MiB; not with a chained formatter, which reads them whole).
-        if chain == nil { engine.spill = { LineOutput.standardOutput.write(&$0) } }
+        // `FilterEngine.spillBytes` (1 MiB), formatted first when the formatter is chained.
+        let write: (inout JSONWriter) -> Void = { LineOutput.standardOutput.write(&$0) }
+        engine.spill = { out in if let chain { chain.spill(&out, write) } else { write(&out) } }
         // A monotonic clock: the filter only measures intervals (idle clients, resync and
         // resend backoff), which a wall-clock step backwards would stall. The tick runs the
         // missing-day resync schedule and the idle sweep even when no message arrives.

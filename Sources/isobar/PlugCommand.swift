@@ -32,6 +32,8 @@ struct PlugCommand: AsyncParsableCommand {
     var noRestart = false
     @Option(help: "Longest line accepted from COMMAND, in bytes.")
     var maxLineBytes = Limits.lineBytes
+    @Option(help: "Most bytes each bus queue of plug holds (received for COMMAND, published by it): a high-water mark of this over 64 KiB messages.")
+    var maxQueueBytes = PlugOptions.defaultQueueBytes
     @Argument(parsing: .captureForPassthrough, help: "-- COMMAND [ARGS...]")
     var command: [String] = []
 
@@ -46,7 +48,7 @@ struct PlugCommand: AsyncParsableCommand {
         }
         guard let program = words.first else { throw ValidationError("missing COMMAND: isobar plug [--sub TOPIC]... -- COMMAND [ARGS...]") }
         let options = PlugOptions(command: program, arguments: Array(words.dropFirst()), subscriptions: shard.subscriptions(subscriptions),
-                                  name: name, restart: !noRestart, maxLineLength: maxLineBytes)
+                                  name: name, restart: !noRestart, maxLineLength: maxLineBytes, maxQueueBytes: maxQueueBytes)
         do {
             throw ExitCode(try await runPlug(options, logger: Logger(label: options.displayName)))
         } catch let error as PlugError {

@@ -46,7 +46,7 @@ import Testing
         digest.toggle(LeaseDigest.entry(client: "b", ref: 1, version: 1))
         let answer = try tally(base.feed(engine, lease(clients: 2, digest: digest), at: 1_002))
         #expect(answer == Tally(gateway: "gw", clients: 2, digest: digest.hex, resend: false,
-                                today: engine.snapshot(for: .today)?.id, tomorrow: nil))
+                                today: engine.snapshot(for: .today)?.id, tomorrow: nil, acceptance: AcceptanceReport()))
     }
 
     @Test func aLostAnswerIsFoundByTheDigestAndRepairedByOneResend() throws {

@@ -17,12 +17,14 @@ import Testing
         }
     }
 
-    /// The engine after the first snapshot and every client's viewport, and the next snapshot.
-    func prepared() throws -> (FilterEngine, [[UInt8]]) {
+    /// The engine after the first snapshot and every client's viewport (and, `chain` given, with
+    /// the formatter chained and every client's station K1D3 selected), and the next snapshot.
+    func prepared(chain: FormatChain? = nil) throws -> (FilterEngine, [[UInt8]]) {
         var stations = try TestSupport.onx(.today)
-        let engine = FilterEngine()
+        let engine = FilterEngine(options: chain?.chained(FilterOptions()) ?? FilterOptions())
         var writer = JSONWriter()
-        for line in TestSupport.snapshotLines(day: .today, stations: stations) + viewports() {
+        let selects = chain == nil ? [] : (0..<Self.clients).map { Array(#"{"type":"select","client":"c\#($0)","id":"K1D3"}"#.utf8) }
+        for line in TestSupport.snapshotLines(day: .today, stations: stations) + viewports() + selects {
             line.withUnsafeBytes { engine.handle(line: $0, now: 1_000, into: &writer) }
         }
         for index in stations.indices { stations[index].temperature = (stations[index].temperature ?? 0) + 1 }
@@ -54,6 +56,38 @@ import Testing
         // each engine's dictionary order, so the lines are compared sorted).
         let same = Self.sortedLines(pieces.joined() + writer.bytes) == Self.sortedLines(reference.bytes)
         #expect(same)
+    }
+
+    /// The same with the formatter chained (`filter --chain-format`): the pieces are formatted as
+    /// they leave (each client's `selection` of K1D3 becomes a `callout`), none is larger than the
+    /// spill size plus one answer, and together they are what the chain writes without spilling.
+    @Test func chainedTheFeedChangeLeavesInBoundedFormattedPieces() throws {
+        let referenceChain = FormatChain(format: FormatEngine())
+        let (whole, change) = try prepared(chain: referenceChain)
+        var reference = JSONWriter()
+        for line in change {
+            referenceChain.pass(into: &reference) { out in line.withUnsafeBytes { whole.handle(line: $0, now: 1_001, into: &out) } }
+        }
+        let longest = reference.bytes.split(separator: 0x0A).map(\.count).max() ?? 0
+        let callouts = reference.bytes.split(separator: 0x0A).filter { $0.starts(with: Array(#"{"type":"callout""#.utf8)) }.count
+        #expect(callouts == Self.clients)
+        #expect(reference.bytes.count > 4 * Self.spillBytes)
+
+        let chain = FormatChain(format: FormatEngine())
+        let (engine, sameChange) = try prepared(chain: chain)
+        var pieces: [[UInt8]] = []
+        engine.spillBytes = Self.spillBytes
+        engine.spill = { out in
+            chain.spill(&out) { pieces.append($0.bytes); $0.removeAll() }
+        }
+        var writer = JSONWriter()
+        for line in sameChange {
+            chain.pass(into: &writer) { out in line.withUnsafeBytes { engine.handle(line: $0, now: 1_001, into: &out) } }
+        }
+        let held = pieces.map(\.count) + [writer.bytes.count]
+        #expect(held.max() ?? 0 <= Self.spillBytes + longest + 1)
+        #expect(pieces.count >= 4)
+        #expect(Self.sortedLines(pieces.joined() + writer.bytes) == Self.sortedLines(reference.bytes))
     }
 
     static func sortedLines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {

@@ -94,7 +94,7 @@ import Testing
     /// The two layouts over one script: (apart, chained).
     func run(_ lines: [[UInt8]], options: FilterOptions, wallClock: Double, format: FormatEngine) -> (apart: [UInt8], chained: [UInt8]) {
         let apart = FilterEngine(options: options, wallClock: { wallClock })
-        var chain = FormatChain(format: format)
+        let chain = FormatChain(format: format)
         let chained = FilterEngine(options: chain.chained(options), wallClock: { wallClock })
         var a = JSONWriter(), c = JSONWriter()
         for (n, line) in lines.enumerated() {
@@ -167,7 +167,7 @@ import Testing
 
     @Test func chainPassesOtherLinesAndFormatsOnlySubscribedTypes() {
         let lines = [#"{"type":"tally","gateway":"g"}"#, #"{"type":"visiblex","client":"a"}"#, #"{"type":"error","message":"m"}"#]
-        var chain = FormatChain(format: FormatEngine())
+        let chain = FormatChain(format: FormatEngine())
         var out = JSONWriter()
         chain.pass(into: &out) { writer in for line in lines { writer.raw(Array(line.utf8)); writer.newline() } }
         #expect(text(out.bytes) == lines.joined(separator: "\n") + "\n")

@@ -127,7 +127,7 @@ import Testing
                              clients: 2, digest: total)
         let quiet = try tally(bobWrong, at: 1_002)
         #expect(quiet == Tally(gateway: "gw", clients: 1, digest: alice.hex, resend: false,
-                               today: engine.snapshot(for: .today)?.id, tomorrow: nil, shard: Shard(index: 1, count: 2)!))
+                               today: engine.snapshot(for: .today)?.id, tomorrow: nil, shard: Shard(index: 1, count: 2)!, acceptance: AcceptanceReport()))
         // Alice's share is wrong: a resend, named for this shard.
         let aliceWrong = lease([Lease.Part(partition: 7, clients: 1, digest: LeaseDigest(value: 42)), Lease.Part(partition: 20, clients: 1, digest: bob)],
                                clients: 2, digest: total)

@@ -117,7 +117,7 @@ import Testing
         #expect(empty.map { $0.str("type") } == ["status"])
         #expect(engine.snapshot(for: .today)?.id == held)
         #expect(engine.snapshot(for: .today)?.fetchedAt == wall - 60)
-        #expect(engine.acceptance.heldShrunk == 2 && engine.acceptance.refusedFuture == 2)
+        #expect(engine.acceptance.heldShrunk == 1 && engine.acceptance.heldEmpty == 1 && engine.acceptance.refusedFuture == 2)
 
         // The honest fetcher announces its unchanged snapshot again: the client's set moves its age only.
         let again = feed(engine, #"{"type":"snapshot","day":"today","snapshot":"\#(held ?? "")","count":181,"fetchedAt":\#(wall + 1)}"#)

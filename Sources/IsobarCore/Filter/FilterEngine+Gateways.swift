@@ -13,7 +13,8 @@ extension FilterEngine {
         if resend { tally.lastResendAsk = now }
         gateways[lease.gateway] = tally
         Tally(gateway: lease.gateway, clients: tally.clients, digest: tally.digest.hex, resend: resend,
-              today: snapshot(for: .today)?.id, tomorrow: snapshot(for: .tomorrow)?.id, shard: options.shard).write(to: &out)
+              today: snapshot(for: .today)?.id, tomorrow: snapshot(for: .tomorrow)?.id, shard: options.shard,
+              acceptance: acceptance.report).write(to: &out)
     }
 
     /// Refuses a viewport for a name another gateway hosts (PROTOCOL.md, "Client names across

@@ -6,10 +6,17 @@
 /// other line it writes that the formatter subscribes to (`selection`, `closest`, `matches`,
 /// `pinned`, `particulars`: one per request, not per pan) is handed to the formatter here, line by
 /// line, and every line of another type is kept as is.
-public struct FormatChain {
+///
+/// A feed change's answers to many clients need not be held whole: the filter hands its writer out
+/// every `FilterEngine.spillBytes` (``spill(_:_:)``), which formats what it wrote so far and writes
+/// it out, so the output held stays about 1 MiB plus one client's answer (docs/security.md).
+/// A class: the spill runs while ``pass(into:_:)`` is under way and moves where it resumes.
+public final class FormatChain {
     public let format: FormatEngine
     /// The first stage's lines for the current input while some are being formatted (reused).
     private var scratch = JSONWriter(capacity: 64 * 1024)
+    /// Where the lines of the current pass not yet formatted start in its writer.
+    private var unformatted = 0
 
     public init(format: FormatEngine) {
         self.format = format
@@ -24,9 +31,24 @@ public struct FormatChain {
 
     /// Runs `produce` (the first stage's handling of one input or tick), which appends whole lines
     /// to `out`, then formats those lines the formatter takes, in place and in order.
-    public mutating func pass(into out: inout JSONWriter, _ produce: (inout JSONWriter) -> Void) {
-        let mark = out.bytes.count
+    public func pass(into out: inout JSONWriter, _ produce: (inout JSONWriter) -> Void) {
+        unformatted = out.bytes.count
         produce(&out)
+        formatRest(of: &out)
+    }
+
+    /// For the first stage's spill during ``pass(into:_:)`` (between whole lines): formats what it
+    /// wrote so far, hands the writer to `write` (which sends and empties it), and resumes after.
+    public func spill(_ out: inout JSONWriter, _ write: (inout JSONWriter) -> Void) {
+        formatRest(of: &out)
+        write(&out)
+        unformatted = out.bytes.count
+    }
+
+    /// Formats the lines from `unformatted` on that the formatter takes, in place and in order.
+    private func formatRest(of out: inout JSONWriter) {
+        let mark = min(unformatted, out.bytes.count)
+        unformatted = out.bytes.count
         let needed = out.bytes.withUnsafeBytes { all in
             Self.lines(UnsafeRawBufferPointer(rebasing: all[mark...])).contains { Self.formats($0) }
         }
@@ -45,6 +67,7 @@ public struct FormatChain {
                 }
             }
         }
+        unformatted = out.bytes.count
     }
 
     /// The lines of `bytes` (each without its newline; a last line without one included).

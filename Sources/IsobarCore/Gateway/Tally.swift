@@ -4,7 +4,9 @@
 /// `clients`/`digest` are the filter's own view of that gateway's clients; `resend: true` asks the
 /// gateway to publish every client's current viewport again (with `version` and `ref`), because
 /// the two views differ while nothing is in flight. `today`/`tomorrow` name the snapshots the
-/// filter holds (null: none yet), which is how a gateway knows the pipeline can answer (healthz).
+/// filter holds (null: none yet), which is how a gateway knows the pipeline can answer (healthz);
+/// `acceptance` what the filter's snapshot rule refused or holds back (``AcceptanceReport``; absent
+/// from filters older than it), which the gateway reports as degraded health and metrics.
 public struct Tally: Sendable, Equatable {
     public var gateway: String
     public var clients: Int
@@ -15,9 +17,10 @@ public struct Tally: Sendable, Equatable {
     /// The filter shard that answers (``Shard``; `0/1` when not sharded): a resend it asks for
     /// concerns only the clients in the partitions it owns.
     public var shard: Shard
+    public var acceptance: AcceptanceReport?
 
     public init(gateway: String, clients: Int, digest: String, resend: Bool, today: String?, tomorrow: String?,
-                shard: Shard = .whole) {
+                shard: Shard = .whole, acceptance: AcceptanceReport? = nil) {
         self.gateway = gateway
         self.clients = clients
         self.digest = digest
@@ -25,6 +28,7 @@ public struct Tally: Sendable, Equatable {
         self.today = today
         self.tomorrow = tomorrow
         self.shard = shard
+        self.acceptance = acceptance
     }
 
     public init(from object: JSONObject) throws(MessageError) {
@@ -40,6 +44,10 @@ public struct Tally: Sendable, Equatable {
         } else {
             shard = .whole
         }
+        if let field = object.field("acceptance"), field.kind != .null {
+            guard let report = object.object(field) else { throw MessageError("field \"acceptance\" must be an object, found \(field.kind)") }
+            acceptance = try AcceptanceReport(from: report)
+        }
     }
 
     public func write(to writer: inout JSONWriter) {
@@ -52,6 +60,9 @@ public struct Tally: Sendable, Equatable {
         writer.key("today"); writer.string(today)
         writer.key("tomorrow"); writer.string(tomorrow)
         writer.key("shard"); writer.string(shard.description)
+        if let acceptance {
+            writer.key("acceptance"); acceptance.write(to: &writer)
+        }
         writer.objectEnd()
         writer.newline()
     }

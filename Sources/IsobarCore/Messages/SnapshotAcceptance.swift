@@ -23,14 +23,20 @@ public struct SnapshotAcceptance: Sendable {
         var id: String
         var fetchedAt: Double
         var stations: [Station]
+        /// Stations of the day's snapshot it would have replaced.
+        var held: Int
     }
 
     public let policy: SnapshotPolicy
     private var candidates: [Day: Candidate] = [:]
     /// Snapshots refused for a future `fetchedAt` so far (for logs and status lines).
     public private(set) var refusedFuture = 0
-    /// Shrunk snapshots held back so far.
+    /// Shrunk (non-empty) snapshots held back so far.
     public private(set) var heldShrunk = 0
+    /// Empty snapshots held back so far.
+    public private(set) var heldEmpty = 0
+    /// Held-back snapshots applied since because a later fetch of the same content confirmed them.
+    public private(set) var confirmed = 0
 
     public init(policy: SnapshotPolicy = SnapshotPolicy()) {
         self.policy = policy
@@ -68,11 +74,12 @@ public struct SnapshotAcceptance: Sendable {
         if let held, !policy.acceptShrink, policy.isShrunk(count: stations.count, held: held) {
             if let candidate = candidates[end.day], candidate.id == end.snapshot, end.fetchedAt > candidate.fetchedAt {
                 candidates[end.day] = nil
+                confirmed += 1
                 return .apply
             }
             if candidates[end.day]?.id != end.snapshot {
-                heldShrunk += 1
-                candidates[end.day] = Candidate(id: end.snapshot, fetchedAt: end.fetchedAt, stations: stations)
+                if stations.isEmpty { heldEmpty += 1 } else { heldShrunk += 1 }
+                candidates[end.day] = Candidate(id: end.snapshot, fetchedAt: end.fetchedAt, stations: stations, held: held)
             }
             return .hold(count: stations.count, held: held)
         }
@@ -83,6 +90,14 @@ public struct SnapshotAcceptance: Sendable {
     /// The id of the day's held-back snapshot, if any.
     public func candidate(_ day: Day) -> String? { candidates[day]?.id }
 
+    /// The counters and the snapshots held back now, for the tally (``AcceptanceReport``).
+    public var report: AcceptanceReport {
+        AcceptanceReport(refusedFuture: refusedFuture, heldShrunk: heldShrunk, heldEmpty: heldEmpty, confirmed: confirmed,
+                         holds: Day.allCases.compactMap { day in
+                             candidates[day].map { AcceptanceReport.Hold(day: day, snapshot: $0.id, count: $0.stations.count, of: $0.held) }
+                         })
+    }
+
     /// The line reporting a refused future snapshot, the same words in every stage.
     public func futureMessage(_ end: SnapshotEnd, ahead: Double) -> String {
         "snapshot \(end.snapshot) of \(end.day.rawValue) was fetched \(Int(ahead.rounded())) s in the future (more than \(Int(policy.maxFutureSkew)) s ahead of this clock); refused (\(refusedFuture) so far)"
@@ -90,6 +105,6 @@ public struct SnapshotAcceptance: Sendable {
 
     /// The line reporting a held-back shrunk snapshot.
     public func holdMessage(_ end: SnapshotEnd, count: Int, held: Int) -> String {
-        "snapshot \(end.snapshot) of \(end.day.rawValue) has \(count) station(s), fewer than \(Int((policy.minShrinkFraction * 100).rounded()))% of the \(held) held; kept the previous one until a later fetch of the same content confirms it (\(heldShrunk) held so far)"
+        "snapshot \(end.snapshot) of \(end.day.rawValue) has \(count) station(s), fewer than \(Int((policy.minShrinkFraction * 100).rounded()))% of the \(held) held; kept the previous one until a later fetch of the same content confirms it (\(heldShrunk + heldEmpty) held so far)"
     }
 }
