@@ -1,6 +1,7 @@
 // The detail screen's forecast, with no DOM: local times in a named zone, the hourly chart as SVG
-// (temperature line, precipitation bars) and the daily rows. The report words its values as text
-// (PROTOCOL.md "Detail": details like "40.4 °F", "5 %"); the numbers are read back from that text.
+// (temperature line, precipitation bars) and the daily rows. The numbers come from each line's
+// `key` and `number` (PROTOCOL.md "Data beside text"); a stage that sends only the worded text
+// ("40.4 °F", "5 %") is still read, from the text.
 import { escapeHTML } from "./i18n.mjs";
 import { iconSVG } from "./icons.mjs";
 
@@ -10,9 +11,18 @@ export function numberIn(text) {
   return m ? Number(m[1].replace(",", ".")) : null;
 }
 
-/// The numbers of a forecast point: temperatures are the values in °, the chance of precipitation
-/// the value in %. Daily points: the first temperature is the low, the second the high.
+/// The numbers of a forecast point, from the lines' keys (`temperature`, `temperatureLow`,
+/// `temperatureHigh`, `precipitation`) when they carry numbers; otherwise from the text:
+/// temperatures are the values in °, the chance of precipitation the value in %, and on daily
+/// points the first temperature is the low, the second the high.
 export function pointValues(point) {
+  const byKey = new Map();
+  for (const d of point.details || []) if (d.key && typeof d.number === "number") byKey.set(d.key, d.number);
+  if (byKey.size > 0) {
+    const at = (k) => (byKey.has(k) ? byKey.get(k) : null);
+    const low = at("temperatureLow") ?? at("temperature");
+    return { temperature: at("temperature") ?? low, low, high: at("temperatureHigh") ?? low, precipitation: at("precipitation") };
+  }
   const temps = [];
   let precip = null;
   for (const d of point.details || []) {
@@ -23,10 +33,12 @@ export function pointValues(point) {
   return { temperature: temps[0] ?? null, low: temps[0] ?? null, high: temps[1] ?? temps[0] ?? null, precipitation: precip };
 }
 
-/// The zone to show times in: the station's (`timeZone` in the report) when the browser knows
-/// it, else the browser's own. Returns { zone, whose: "station" | "browser" }.
+/// The zone to show times in: the station's (the report's `zone`, PROTOCOL.md "Local time": an
+/// IANA name, or `UTC+HH:MM` for a fixed offset) when the browser knows it, else the browser's
+/// own. Returns { zone, whose: "station" | "browser" }.
 export function displayZone(report, browserZone) {
-  const zone = report && (report.timeZone || report.timezone);
+  let zone = report && (report.zone || report.timeZone || report.timezone);
+  if (typeof zone === "string") zone = intlZone(zone);
   if (typeof zone === "string" && zone) {
     try {
       new Intl.DateTimeFormat("en", { timeZone: zone });
@@ -36,6 +48,17 @@ export function displayZone(report, browserZone) {
     }
   }
   return { zone: browserZone || "UTC", whose: "browser" };
+}
+
+/// A fixed offset as Intl knows it: whole hours as `Etc/GMT-9` (POSIX signs: east is minus),
+/// which every engine has; other offsets as `+05:30`, which newer engines accept (an engine that
+/// does not falls back to the browser's zone in `displayZone`). IANA names pass unchanged.
+export function intlZone(zone) {
+  const m = /^UTC([+-])(\d\d):(\d\d)$/.exec(zone);
+  if (!m) return zone;
+  const hours = Number(m[2]);
+  if (m[3] !== "00") return `${m[1]}${m[2]}:${m[3]}`;
+  return hours === 0 ? "UTC" : `Etc/GMT${m[1] === "+" ? "-" : "+"}${hours}`;
 }
 
 /// "HH:MM" of Unix seconds in `zone`.

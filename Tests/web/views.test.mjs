@@ -65,6 +65,11 @@ test("times are local: the station's zone when the report names a known one, els
   assert.deepEqual(displayZone({ timeZone: "Europe/Bratislava" }, "America/Denver"), { zone: "Europe/Bratislava", whose: "station" });
   assert.deepEqual(displayZone({ timeZone: "Mars/Olympus" }, "America/Denver"), { zone: "America/Denver", whose: "browser" });
   assert.deepEqual(displayZone({}, undefined), { zone: "UTC", whose: "browser" });
+  // The report's own `zone` (PROTOCOL.md, "Local time"), a fixed offset spelt as Intl wants it.
+  assert.deepEqual(displayZone({ zone: "Asia/Seoul" }, "America/Denver"), { zone: "Asia/Seoul", whose: "station" });
+  assert.deepEqual(displayZone({ zone: "UTC+09:00" }, "America/Denver"), { zone: "Etc/GMT-9", whose: "station" });
+  assert.equal(clock(1795417380, displayZone({ zone: "UTC-05:00" }).zone), "02:03");
+  assert.equal(clock(1795417380, displayZone({ zone: "UTC" }).zone), "07:03");
   // 1795428000 is 2026-11-23 10:00 UTC.
   assert.equal(clock(1795428000, "UTC"), "10:00");
   assert.equal(clock(1795428000, "Europe/Bratislava"), "11:00");
