@@ -229,7 +229,7 @@ import Testing
 
     @Test func stringNumbersAreWrongTypes() throws {
         let object = try parse(#"{"latitude":"NaN"}"#)
-        #expect(throws: MessageError("field \"latitude\" must be a number, found the string \"NaN\"")) { try object.requireNumber("latitude") }
+        #expect(throws: MessageError("field \"latitude\" must be a number, found the string \"NaN\"", code: .fieldType)) { try object.requireNumber("latitude") }
     }
 
     @Test func writerRoundTripsEscapesAndNumbers() throws {

@@ -85,7 +85,7 @@ import Testing
         let selected = Self.run(engine, #"{"type":"select","client":"alice","id":"B"}"#, at: 3)
         #expect(selected == [#"{"type":"selection","client":"alice","id":"B","day":"today","snapshot":"today-1","source":"feed","fetchedAt":19990,"ageSeconds":0,"reason":"selected","station":{"id":"B","name":"Beta","latitude":2,"longitude":2,"temperature":50,"windSpeed":null,"windDirection":null,"precipitation":null,"observedAt":12800,"stale":true}}"#])
         let callout = Self.format(selected)
-        #expect(callout.count == 1 && callout[0].hasSuffix(#""value":"2.0000° N, 2.0000° E"}],"stale":true,"snapshot":"today-1","source":"feed","fetchedAt":19990,"ageSeconds":0}"#))
+        #expect(callout.count == 1 && callout[0].hasSuffix(#""value":"2.0000° N, 2.0000° E","key":"coordinates","latitude":2,"longitude":2}],"stale":true,"snapshot":"today-1","source":"feed","fetchedAt":19990,"ageSeconds":0}"#))
     }
 
     @Test func withoutStaleAfterNothingIsMarked() throws {
