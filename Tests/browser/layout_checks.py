@@ -344,7 +344,7 @@ def inject_forecast(driver):
       // The US zone of the station's longitude (the sample feed is the lower 48), as a feed would name it.
       const lon = d.coordinate ? d.coordinate.longitude : -105;
       const timeZone = lon < -114 ? 'America/Los_Angeles' : lon < -101.5 ? 'America/Denver' : lon < -86 ? 'America/Chicago' : 'America/New_York';
-      window.isobar.receive(Object.assign({}, d, {icon: 'rain', timeZone, hourly, daily}));""")
+      window.isobar.receive(Object.assign({}, d, {icon: 'rain', zone: timeZone, hourly, daily}));""")
 
 
 def run_geolocation(t, driver, args, fixtures):

@@ -399,7 +399,7 @@ def run(driver, args, fixtures, names):
         # screen readers), the days as rows with icon, low and high, in local time saying which zone.
         driver.execute_script("""
           const d = window.isobar.detail;
-          window.isobar.receive(Object.assign({}, d, {icon: "rain", timeZone: "Europe/Bratislava", hourly: [
+          window.isobar.receive(Object.assign({}, d, {icon: "rain", zone: "Europe/Bratislava", hourly: [
             {time: 1795428000, label: "2026-11-23 10:00 UTC", summary: "Oblačno", icon: "cloudy", details: [{label: "Teplota", value: "4,7 °C"}, {label: "Zrážky", value: "30 %"}]},
             {time: 1795431600, label: "2026-11-23 11:00 UTC", icon: "rain", details: [{label: "Teplota", value: "5,1 °C"}]}],
             daily: [{time: 1795392000, label: "2026-11-23 00:00 UTC", icon: "snow", details: [{label: "Minimum", value: "-4,2 °C"}, {label: "Maximum", value: "1,5 °C"}]}]}));""")
