@@ -93,6 +93,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -117,7 +118,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Benchmark programs that print tables (BENCHMARKS.md); never run as timed tests.
         .executableTarget(name: "isobar-bench", dependencies: [
-            "IsobarCore", "IsobarBus", "IsobarHost", "IsobarClient",
+            "IsobarCore", "IsobarBus", "IsobarHost", "IsobarClient", "IsobarGateway",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
 import IsobarCore
+import IsobarGateway
 
 /// `counted`: the hot paths on fixed generated inputs, in one process, for the instruction-count
 /// gate (`scripts/checks/instructions.sh`, run under `valgrind --tool=callgrind`). Each measured
-/// path runs inside its own `counted…` function, so callgrind's inclusive cost of that function
+/// path (snapshot load, a pan's filter + format, the gateway's relay, the client's apply, geocode
+/// + reverse) runs inside its own `counted…` function, so callgrind's inclusive cost of that function
 /// is the path's instruction count and the preparation (generating stations, planning pans,
 /// writing the gazetteer) is not part of it. Every input is seeded and every clock fixed, so the
 /// same binary does the same work each time; the printed summary (bytes written, sets held,
@@ -48,6 +50,12 @@ struct CountedCommand: ParsableCommand {
         var visibleBytes = 0
         countedPans(engine, formatter, viewports, &annotations, &visibleBytes)
         summary.append(("pan-filter-format", "\(viewports.count) viewports, \(visibleBytes) bytes visible, \(annotations.count) annotations messages of \(annotations.reduce(0) { $0 + $1.line.count }) bytes"))
+
+        // The gateway's relay of those messages to WebSocket clients (embedded channels, no sockets).
+        let rig = try GatewayRelayRig(clients: clients)
+        let topics = annotations.map { "annotations/c\($0.client)" }
+        let (frames, frameBytes) = countedGatewayRelay(rig, topics, annotations)
+        summary.append(("gateway-relay", "\(annotations.count) messages relayed, \(frames) bursts, \(frameBytes) bytes of frames"))
 
         var sets = Array(repeating: AnnotationSet(), count: clients)
         let failed = countedClientApply(&sets, annotations)
@@ -146,6 +154,18 @@ func countedPans(_ engine: FilterEngine, _ formatter: FormatEngine, _ viewports:
             forEachLine(formatted.bytes) { annotations.append((viewport.client, Array($0))) }
         }
     }
+}
+
+/// The gateway's relay of each `annotations` message to its WebSocket client, one message per
+/// bus burst (the hub queues it, wakes the loop, the handler writes the frame).
+@inline(never)
+func countedGatewayRelay(_ rig: GatewayRelayRig, _ topics: [String], _ messages: [(client: Int, line: [UInt8])]) -> (bursts: Int, bytes: Int) {
+    var bytes = 0
+    for (topic, message) in zip(topics, messages) {
+        rig.relay(topic: topic, payload: message.line)
+        bytes += rig.flush()
+    }
+    return (messages.count, bytes)
 }
 
 /// The client's apply of every `annotations` message, in order, one set per client.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The instruction-count regression gate (issue 32 item 4): the hot paths run once on fixed inputs
-# (`isobar-bench counted`: snapshot load, a pan's filter + format, the client's apply, geocode +
-# reverse) under `valgrind --tool=callgrind`, and each path's instruction count (the inclusive
-# cost of its `counted…` function) is compared with the committed baseline
+# (`isobar-bench counted`: snapshot load, a pan's filter + format, the gateway's relay of each
+# message to its WebSocket client, the client's apply, geocode + reverse) under
+# `valgrind --tool=callgrind`, and each path's instruction count (the inclusive cost of its
+# `counted…` function) is compared with the committed baseline
 # (Benchmarks/instructions-debug.txt). Instruction counts do not depend on what else the machine
 # runs, so this works on a noisy, shared CI machine where seconds do not.
 #
@@ -42,8 +43,9 @@ callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.out" >"$work
 
 # path <- marker function (mangled names contain the function's name).
 declare -A marker=([snapshot-load]=countedSnapshotLoad [pan-filter-format]=countedPans
-                   [client-apply]=countedClientApply [geocode-reverse]=countedGeocodeReverse)
-paths=(snapshot-load pan-filter-format client-apply geocode-reverse)
+                   [gateway-relay]=countedGatewayRelay [client-apply]=countedClientApply
+                   [geocode-reverse]=countedGeocodeReverse)
+paths=(snapshot-load pan-filter-format gateway-relay client-apply geocode-reverse)
 declare -A measured
 for path in "${paths[@]}"; do
   # The function itself (its mangled name ends in F), not its closures (fU_, fU0__, ...).
