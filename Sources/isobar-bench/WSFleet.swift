@@ -25,6 +25,8 @@ final class WSFleet: @unchecked Sendable {
 
     private let lock = NSCondition()
     private var connected = 0
+    private var closed = 0
+    private var pings = 0
     private var failed: [String] = []
     private(set) var latencies: [Double] = []
     private var stepsDone = 0
@@ -42,6 +44,10 @@ final class WSFleet: @unchecked Sendable {
     var failures: [String] { lock.lock(); defer { lock.unlock() }; return failed }
     var completedSteps: Int { lock.lock(); defer { lock.unlock() }; return stepsDone }
     var versionGaps: Int { lock.lock(); defer { lock.unlock() }; return gaps }
+    /// Connections that closed after their first answer (the gateway dropped them, or they failed).
+    var closedCount: Int { lock.lock(); defer { lock.unlock() }; return closed }
+    /// Pings received (and answered with a pong) from the gateway, all clients together.
+    var pingsAnswered: Int { lock.lock(); defer { lock.unlock() }; return pings }
 
     /// Connects one client that sends `first` and then only listens (an idle map).
     func connectIdle(name: String, first: String) {
@@ -111,6 +117,13 @@ final class WSFleet: @unchecked Sendable {
 
     func fail(_ name: String, _ error: any Error) { count { $0.failed.append("\(name): \(error)") } }
     func answered() { count { $0.connected += 1 } }
+    func closedAfterAnswer() { count { $0.closed += 1 } }
+    /// Counted without waking the waiting thread: a sweep pings thousands of clients at once.
+    func pinged() {
+        lock.lock()
+        pings += 1
+        lock.unlock()
+    }
     /// One step answered. The waiting thread is woken only at every 1,000th step (it also looks
     /// every 50 ms), not 20,000 times a second on the cores being measured.
     func stepped(seconds: Double, gap: Bool) {
@@ -214,6 +227,11 @@ private final class WSBenchClient: ChannelInboundHandler, RemovableChannelHandle
 
     func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
+    func channelInactive(context: ChannelHandlerContext) {
+        if phase != .connecting { fleet.closedAfterAnswer() }
+        context.fireChannelInactive()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         fleet.fail("client", error)
         context.close(promise: nil)
@@ -223,6 +241,7 @@ private final class WSBenchClient: ChannelInboundHandler, RemovableChannelHandle
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .ping:
+            fleet.pinged()
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)), promise: nil)
         case .text:
             guard let version = WSFleet.version(in: frame.data.readableBytesView) else { return }
