@@ -16,8 +16,15 @@ struct FetchBenchCommand: ParsableCommand {
     var feed = "onx-1m.json"
     @Option(help: "The Python interpreter for json.load.")
     var python = "/usr/bin/python3"
+    @Option(help: "Instead: the bulk METAR cache file (gzip CSV) of this many generated stations, against Python's csv + gzip.")
+    var metar: Int?
 
     func run() throws {
+        if let metar {
+            guard metar > 0 else { throw ValidationError("--metar must be a positive number of stations") }
+            try runMetar(count: metar)
+            return
+        }
         if !FileManager.default.fileExists(atPath: feed) {
             let stations = StationGenerator(world: try WorldStations.load(path: common.world), seed: common.seed).stations(count: count)
             try Self.writeOnX(stations, to: feed)

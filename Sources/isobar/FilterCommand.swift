@@ -60,6 +60,8 @@ struct FilterCommand: AsyncParsableCommand {
     @Option(help: "Serve only the clients of shard K of N (K/N): other clients' messages are left to their shard. Run it under `isobar plug --shard K/N`.")
     var shard: Shard = .whole
     @OptionGroup var snapshotPolicy: SnapshotPolicyArguments
+    @Flag(help: "Forecasts on demand: a detail without a forecast of its own asks the forecast stage (isobar forecast) for its cell's (outlook) and shows it when it arrives.")
+    var forecasts = false
     @Flag(help: "Write a resync request at start so publishers replay their snapshots (used on the bus).")
     var requestResync = false
     @Flag(help: "Speak the bus in process (ISOBAR_PUB/ISOBAR_SUB, CURVE from the environment) instead of stdin/stdout: no plug needed.")
@@ -82,6 +84,7 @@ struct FilterCommand: AsyncParsableCommand {
         options.snapshotPolicy = snapshotPolicy.policy
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1, got \(maxClients)") }
         options.maxClients = maxClients
+        options.forecasts = forecasts
         guard staleAfter.isFinite, staleAfter >= 0 else { throw ValidationError("--stale-after must be a non-negative number of minutes, got \(staleAfter)") }
         options.staleAfter = staleAfter > 0 ? staleAfter * 60 : nil
         let backing: any FavoritesBacking

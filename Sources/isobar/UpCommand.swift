@@ -67,6 +67,10 @@ struct UpCommand: AsyncParsableCommand {
 
     @Option(help: "GeoNames dump the places stage loads (places --places), and the formatter's time zones (format --places).")
     var places = PlacesCommand.defaultFile
+    @Flag(help: "Forecasts on demand: run the forecast stage (isobar forecast, under plug) and the filter with --forecasts, so a detail shows its cell's Open-Meteo forecast.")
+    var forecasts = false
+    @Option(help: "With --forecasts, the forecast stage's URL (forecast --url); default: Open-Meteo's, or with --sample the sample feed's Open-Meteo fixture.")
+    var forecastURL: String?
     @Flag(help: "Do not start the places stage (geocode and reverse requests then go unanswered).")
     var noPlaces = false
 
@@ -114,7 +118,8 @@ struct UpCommand: AsyncParsableCommand {
             let name = filters == 1 ? "filter" : "filter-\(index)"
             let sharding = filters == 1 ? [] : ["--shard", shard.description]
             let chaining = chainFormat ? ["--chain-format", "--units", units, "--locale", locale] : []
-            let filter = [me, "filter", "--request-resync", "--favorites", favoritesFile, "--stale-after", String(staleAfter)] + sharding + chaining + snapshotPolicy.arguments
+            let filter = [me, "filter", "--request-resync", "--favorites", favoritesFile, "--stale-after", String(staleAfter)] + sharding + chaining
+                + snapshotPolicy.arguments + (forecasts ? ["--forecasts"] : [])
             guard plugs else {
                 return ServiceSpec(name: name, command: me, arguments: Array(filter.dropFirst()) + ["--bus"], startDelay: .milliseconds(300))
             }
@@ -130,6 +135,12 @@ struct UpCommand: AsyncParsableCommand {
                 "--openweather-units", openWeatherUnits.rawValue],
                 startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout),
         ]
+        if forecasts {
+            let url = forecastURL ?? (sample ? "http://127.0.0.1:\(samplePort)/openmeteo.json?latitude={latitude}&longitude={longitude}" : ForecastEngine.defaultURL)
+            services.append(ServiceSpec(name: "forecast", command: me, arguments: [
+                "plug", "--name", "forecast"] + Self.subscribe(ForecastEngine.subscriptions) + ["--", me, "forecast", "--url", url],
+                startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout))
+        }
         if !noGateway {
             guard let address = ListenAddress(parsing: gateway), address.isLoopback else {
                 throw ValidationError("--gateway must be a loopback HOST:PORT (run `isobar gateway --allow-remote` for more), not \(gateway)")

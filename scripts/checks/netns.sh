@@ -84,7 +84,7 @@ on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name places --sub geocode
   "$bin" places --places Fixtures/places-sample.txt >"$work/places.log" 2>&1 & pids+=($!)
 # Two filter shards; each stage's input is also written to a file (tee), to check what it heard.
 for k in 0 1; do
-  on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name "filter-$k" --shard "$k/2" --sub station --sub snapshot --sub viewport/ --sub select/ --sub resync --sub lease --sub leave/ --sub nearest/ --sub search/ --sub favorite/ --sub detail/ --sub spot/ -- \
+  on stages env "${bus[@]}" "$(as stages)" "$bin" plug --name "filter-$k" --shard "$k/2" --sub station --sub snapshot --sub viewport/ --sub select/ --sub resync --sub lease --sub leave/ --sub nearest/ --sub search/ --sub favorite/ --sub detail/ --sub spot/ --sub forecast -- \
     sh -c "tee -a '$work/filter-$k.in' | '$bin' filter --request-resync --shard $k/2" >"$work/filter-$k.log" 2>&1 & pids+=($!)
 done
 sleep 0.5

@@ -24,7 +24,7 @@ echo 'not json' | python3 examples/format.py | jq -e 'select(.type=="error")' >/
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export ISOBAR_PUB="tcp://127.0.0.1:$port" ISOBAR_SUB="tcp://127.0.0.1:$((port+1))"
 "$bin" broker 2>"$work/broker.log" & pids+=($!)
-"$bin" plug --name filter --sub station --sub snapshot --sub viewport/ --sub select/ --sub resync --sub lease --sub leave/ --sub nearest/ --sub search/ --sub favorite/ --sub detail/ --sub spot/ -- "$bin" filter --request-resync 2>"$work/filter.log" & pids+=($!)
+"$bin" plug --name filter --sub station --sub snapshot --sub viewport/ --sub select/ --sub resync --sub lease --sub leave/ --sub nearest/ --sub search/ --sub favorite/ --sub detail/ --sub spot/ --sub forecast -- "$bin" filter --request-resync 2>"$work/filter.log" & pids+=($!)
 "$bin" plug --name pyformat --sub visible --sub selection -- python3 examples/format.py 2>"$work/pyformat.log" & pids+=($!)
 # The feed is republished every second, as a fetcher answers resync requests.
 "$bin" plug --name feed -- sh -c "while true; do cat '$work/feed.ndjson'; sleep 1; done" 2>"$work/feed.log" & pids+=($!)

@@ -10,14 +10,16 @@ extension FilterEngine {
         guard let position = snapshot.position(of: request.id) else {
             throw MessageError("unknown station \"\(request.id)\" in the \(day.rawValue) snapshot")
         }
+        let forecast = forecastAttachment(station: snapshot.stations[position], point: snapshot.stations[position].coordinate,
+                                          client: request.client, again: .detail(request), into: &out)
         writeParticulars(client: request.client, day: day, snapshot: snapshot, position: position, presentation: presentation,
-                         into: &out) { _ in }
+                         forecast: forecast, into: &out) { _ in }
     }
 
     /// A `particulars` line for the station at `position`; `extra` writes members after the
     /// presentation keys (a `spot`'s point and place).
     func writeParticulars(client: String, day: Day, snapshot: StationSnapshot, position: Int, presentation: Presentation,
-                          into out: inout JSONWriter, extra: (inout JSONWriter) -> Void) {
+                          forecast: ForecastAttachment? = nil, into out: inout JSONWriter, extra: (inout JSONWriter) -> Void) {
         let station = snapshot.stations[position]
         out.objectStart()
         out.key("type"); out.string("particulars")
@@ -31,8 +33,10 @@ extension FilterEngine {
         out.objectStart()
         station.writeMembers(to: &out)
         station.writeDetails(to: &out)
+        Self.writeForecastPoints(forecast, station: station, into: &out)
         if isStale(snapshot, position: position, threshold: staleThreshold()) { out.key("stale"); out.bool(true) }
         out.objectEnd()
+        Self.writeForecastState(forecast, into: &out)
         out.objectEnd()
         out.newline()
     }

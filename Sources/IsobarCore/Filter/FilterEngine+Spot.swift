@@ -22,8 +22,10 @@ extension FilterEngine {
             }
         }
         if spot.detail, let snapshot, let found {
+            // A place's forecast is the place's own (its point's cell), not its nearest station's.
+            let forecast = forecastAttachment(station: found.station, point: spot.point, client: spot.client, again: .spot(spot), into: &out)
             writeParticulars(client: spot.client, day: day, snapshot: snapshot, position: Int(found.hit.index),
-                             presentation: presentation, into: &out, extra: located)
+                             presentation: presentation, forecast: forecast, into: &out, extra: located)
             return
         }
         out.objectStart()

@@ -14,7 +14,7 @@ public final class FilterEngine {
     /// the tests all use this list). The slashes matter: `select` would also match `selection`, its
     /// own output, which it would pass through and receive again forever.
     public static let subscriptions = ["station", "snapshot", "viewport/", "select/", "resync", "lease", "leave/",
-                                       "nearest/", "search/", "favorite/", "detail/", "spot/"]
+                                       "nearest/", "search/", "favorite/", "detail/", "spot/", "forecast"]
     public let options: FilterOptions
     private var snapshots: [Day: StationSnapshot] = [:]
     private var assembler = SnapshotAssembler()
@@ -34,6 +34,8 @@ public final class FilterEngine {
     private var missingSnapshotRequests = 0
     /// The time of the line being handled (the caller's clock), for stamping what is sent.
     var clock = 0.0
+    /// Forecasts per cell and the details waiting for one (see FilterEngine+Forecast.swift).
+    var forecastBook = ForecastBook()
     /// Where favorites are made durable (see FilterEngine+Favorites.swift).
     let favoritesBacking: any FavoritesBacking
     /// Favorites of the clients that joined or asked, loaded from `favoritesBacking` once each.
@@ -100,6 +102,7 @@ public final class FilterEngine {
         case "favorite": try favorite(FavoriteRequest(from: object), now: now, into: &out)
         case "detail": try detail(DetailRequest(from: object), now: now, into: &out)
         case "spot": spot(try Spot(from: object), now: now, into: &out)
+        case "forecast": receive(try ForecastMessage(from: object), now: now, into: &out)
         default:
             out.raw(object.rawBytes)
             out.newline()

@@ -36,6 +36,9 @@ public struct FilterOptions: Sendable {
     /// Which complete snapshots may replace a day's (future `fetchedAt`, shrunk): the same values
     /// persist takes (`--max-future-skew`, `--min-shrink-fraction`, `--accept-shrink`).
     public var snapshotPolicy = SnapshotPolicy()
+    /// Forecasts on demand: a detail without a forecast of its own asks the forecast stage for
+    /// its cell's (`outlook`) and shows it when it comes (`isobar filter --forecasts`).
+    public var forecasts = false
 
     public init() {}
 }

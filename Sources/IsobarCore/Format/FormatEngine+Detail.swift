@@ -36,6 +36,8 @@ extension FormatEngine {
             }
             out.arrayEnd()
         }
+        // Forecast on demand: pending, ok or failed with the reason, as the filter said.
+        if let forecast = object.field("forecast"), forecast.kind == .object { out.key("forecast"); out.raw(object.rawValue(forecast)) }
         try copySnapshotInfo(object, into: &out)
         out.objectEnd()
         out.newline()
