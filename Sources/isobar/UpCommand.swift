@@ -150,7 +150,7 @@ struct UpCommand: AsyncParsableCommand {
             GatewayReadiness.announce(address)
         }
         let supervisor = Supervisor(services: services, logger: Logger(label: "up"))
-        throw ExitCode(await supervisor.run())
+        throw ExitCode(await supervisor.runUntilSignalled())
     }
 
     /// `--sub T` for each topic prefix a stage declares.

@@ -32,11 +32,12 @@ import Testing
         Logger(label: "up") { _ in Capture(messages: messages) }
     }
 
-    static func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    /// Whether `condition` holds within `seconds` (awaited, so the supervisor's own tasks run).
+    static func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return condition()
     }
@@ -48,13 +49,13 @@ import Testing
 
     /// A service that exits at once is restarted after 100 ms, then 200, then 400: the delays
     /// double (`Backoff`); after `stop` nothing is restarted any more.
-    @Test func aCrashingServiceIsRestartedWithDoublingDelaysUntilTheStop() {
+    @Test func aCrashingServiceIsRestartedWithDoublingDelaysUntilTheStop() async throws {
         let messages = Messages()
         let supervisor = Supervisor(services: [ServiceSpec(name: "crasher", command: "sh", arguments: ["-c", "exit 3"])],
                                     logger: Self.logger(messages))
-        supervisor.startAll()
-        #expect(Self.eventually(5) { messages.list.filter { $0.contains("restarting in") }.count >= 3 }, "\(messages.list)")
-        supervisor.stop()
+        await supervisor.startAll()
+        #expect(await Self.eventually(20) { messages.list.filter { $0.contains("restarting in") }.count >= 3 }, "\(messages.list)")
+        await supervisor.stop()
         let restarts = messages.list.filter { $0.hasPrefix("crasher exited with status 3; restarting in ") }
         #expect(Array(restarts.prefix(3)) == [
             "crasher exited with status 3; restarting in 0.1 seconds",
@@ -62,42 +63,41 @@ import Testing
             "crasher exited with status 3; restarting in 0.4 seconds",
         ])
         let after = messages.list.count
-        Thread.sleep(forTimeInterval: 1)
+        try await Task.sleep(for: .seconds(1))
         #expect(messages.list.count == after, "something happened after the stop: \(messages.list.suffix(messages.list.count - after))")
         #expect(supervisor.pid(of: "crasher") == nil)
     }
 
     /// `stop` goes last started first; one that ignores SIGTERM is killed with its descendants
     /// after its own `stopTimeout`, and the one before it is stopped after that.
-    @Test func stopGoesInReverseOrderAndKillsAStubbornServiceWithItsDescendants() {
+    @Test func stopGoesInReverseOrderAndKillsAStubbornServiceWithItsDescendants() async throws {
         let messages = Messages()
         let supervisor = Supervisor(services: [
             ServiceSpec(name: "first", command: "sleep", arguments: ["100"]),
             ServiceSpec(name: "stubborn", command: "sh", arguments: ["-c", #"trap "" TERM; sleep 100 & while :; do wait; done"#],
                         stopTimeout: .milliseconds(500)),
         ], logger: Self.logger(messages))
-        supervisor.startAll()
+        await supervisor.startAll()
         #expect(messages.list.last == "ready: started first, stubborn", "\(messages.list)")
         let first = supervisor.pid(of: "first"), stubborn = supervisor.pid(of: "stubborn")
         #expect(first != nil && stubborn != nil)
         var grandchild: pid_t?
-        #expect(Self.eventually(5) {
+        #expect(await Self.eventually(5) {
             grandchild = stubborn.flatMap { ChildProcess.descendants(of: $0).first }
             return grandchild != nil
         })
         // Reverse order: while the stubborn one (started last) has its 0.5 s, `first` still runs.
         let began = Date()
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { supervisor.stop(); done.signal() }
-        Thread.sleep(forTimeInterval: 0.25)
+        let stopping = Task { await supervisor.stop() }
+        try await Task.sleep(for: .milliseconds(250))
         #expect(first.map(Self.alive) == true, "first was stopped before the service started after it")
-        #expect(done.wait(timeout: .now() + 5) == .success)
+        await stopping.value
         let took = Date().timeIntervalSince(began)
         #expect(took >= 0.5 && took < 3, "stop took \(took) s")
-        #expect(messages.list.contains("stubborn did not stop in 0.5 seconds; killing it and its descendants"), "\(messages.list)")
+        #expect(messages.list.contains("stubborn (pid \(stubborn ?? 0)) ignored SIGTERM for 0.5 seconds; sending SIGKILL to it and its descendants"), "\(messages.list)")
         for pid in [first, stubborn, grandchild].compactMap({ $0 }) {
-            #expect(Self.eventually(3) { !Self.alive(pid) }, "pid \(pid) still alive")
+            #expect(await Self.eventually(3) { !Self.alive(pid) }, "pid \(pid) still alive")
         }
-        #expect(Self.eventually(3) { supervisor.pid(of: "first") == nil && supervisor.pid(of: "stubborn") == nil })
+        #expect(await Self.eventually(3) { supervisor.pid(of: "first") == nil && supervisor.pid(of: "stubborn") == nil })
     }
 }

@@ -57,40 +57,12 @@ public final class BlockingService: Service, Sendable {
         }
     }
 
-    /// Runs this service in a `ServiceGroup` until its loop returns and gives the loop's status.
-    /// SIGTERM/SIGINT stop it (the group's graceful shutdown); a second one kills, and so does a
-    /// stop that takes longer than `stopBudget` (nil: no limit).
-    ///
-    /// Both signals are counted by one listener, swift-service-lifecycle's `UnixSignalsSequence`,
-    /// which triggers the group's graceful shutdown on the first and calls `kill` on the second.
-    /// (Two listeners, the group's and a counter, raced: a dispatch signal source merges signals
-    /// that arrive before its handler runs, so under load the counter could see the two signals as
-    /// one while the group had already acted on the first, and the second never killed.)
-    /// SIGPIPE is ignored first, so a write to a pipe whose reader died fails with EPIPE instead of
-    /// ending the process.
+    /// Runs this service in a `ServiceGroup` until its loop returns and gives the loop's status
+    /// (``SignalledGroup``: SIGTERM/SIGINT stop it, a second one, or a stop over `stopBudget`, kills).
     public func runUntilSignalled(logger: Logger, stopBudget: Duration? = nil) async -> Int32 {
-        _ = signal(SIGPIPE, SIG_IGN)
         let kill = self.kill
-        var configuration = ServiceGroupConfiguration(services: [.init(service: self, successTerminationBehavior: .gracefullyShutdownGroup)], logger: logger)
-        configuration.maximumGracefulShutdownDuration = stopBudget
-        let group = ServiceGroup(configuration: configuration)
-        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
-        let listener = Task {
-            var seen = 0
-            for await _ in signals {
-                seen += 1
-                if seen == 1 {
-                    await group.triggerGracefulShutdown()
-                } else if seen == 2 {
-                    Thread.detachNewThread { kill() }
-                }
-            }
-        }
-        defer { listener.cancel() }
-        do {
-            try await group.run()
-        } catch {
-            logger.error("\(name): \(error)")
+        await SignalledGroup.run(self, name: name, logger: logger, stopBudget: stopBudget) {
+            Thread.detachNewThread { kill() }
         }
         return status
     }

@@ -56,42 +56,38 @@ public func runPlug(_ options: PlugOptions, logger: Logger) async throws(PlugErr
         throw .bus(error)
     }
 
-    let plug = Plug(options: options, logger: logger)
+    let publisher = PlugPublisher(socket: pub, stage: stage, logger: logger)
+    let plug = Plug(options: options, publisher: publisher, logger: logger)
     let topics = subscriptionSummary(options.subscriptions)
     if let security {
         logger.info("CURVE on: broker key \(security.serverKey), client key \(security.keyPair.publicKey)")
     }
     logger.info("publishing to \(options.endpoints.frontend); subscribed at \(options.endpoints.backend) to \(topics.isEmpty ? "nothing" : topics)")
 
-    let service = BlockingService(name: stage, body: {
-        let publisher = PlugPublisher(socket: pub, stage: stage, logger: logger)
-        let inputDone = DispatchSemaphore(value: 0)
+    let service = StoppableService(body: {
+        let inputDone = Latch()
         PlugInput.start(socket: sub, plug: plug, stage: stage, logger: logger, done: inputDone)
-
-        let readers = DispatchGroup()
-        let exitCode = plug.supervise(publisher: publisher, readers: readers)
-
-        let grace = PlugOptions.drainGrace.timeInterval
+        // Returns once the last run's output has been published (swift-subprocess drains its
+        // pipes when it exits, and stops waiting for a descendant that holds them open).
+        let exitCode = await plug.process.run()
         // The input thread sees the final state at once (the state change wakes it) and closes its socket.
-        if inputDone.wait(timeout: .now() + grace) == .timedOut {
+        if await inputDone.sleep(for: PlugOptions.drainGrace) {
             logger.warning("the input thread did not stop in time")
-        }
-        // Publish everything the last child wrote before it exited. A grandchild that keeps the pipe
-        // open must not hold shutdown up forever.
-        if readers.wait(timeout: .now() + grace) == .timedOut {
-            logger.warning("output of the command still open \(Int(grace)) s after it exited; not waiting for it")
         }
         publisher.close(linger: PlugOptions.drainGrace)
         withExtendedLifetime(context) {}
         logger.info("stopped")
         return exitCode
     }, stop: {
-        plug.requestStop()
+        plug.process.requestStop()
     }, kill: {
-        plug.kill()
+        plug.process.kill()
     })
     // Past the budget the group cancels the service, which kills the command's process group.
-    return await service.runUntilSignalled(logger: logger, stopBudget: options.stopBudget)
+    await SignalledGroup.run(service, name: stage, logger: logger, stopBudget: options.stopBudget) {
+        plug.process.kill()
+    }
+    return service.status
 }
 
 /// The subscriptions for the log, with a filter shard's per-partition prefixes (`viewport/00/`,

@@ -150,3 +150,8 @@ struct SupervisedCommand<Child> {
         state = .stopped(exitCode: exitCode)
     }
 }
+
+extension SupervisedCommand: Sendable where Child: Sendable {}
+extension SupervisedCommand.State: Sendable where Child: Sendable {}
+extension SupervisedCommand.AfterExit: Sendable {}
+extension SupervisedCommand.StopAction: Sendable where Child: Sendable {}

@@ -24,11 +24,11 @@ enum PlugInput {
     static let pendingLimit = 8 << 20
 
     /// Starts the loop; `done` is signalled after it has closed the socket and the last stdin.
-    static func start(socket: ZMQSocket, plug: Plug, stage: String, logger: Logger, done: DispatchSemaphore) {
+    static func start(socket: ZMQSocket, plug: Plug, stage: String, logger: Logger, done: Latch) {
         let thread = Thread {
             var loop = Loop(plug: plug, stage: stage, logger: logger)
             loop.run(socket: socket)
-            done.signal()
+            done.raise()
         }
         thread.name = "isobar-input"
         thread.start()
@@ -39,7 +39,7 @@ enum PlugInput {
         let plug: Plug
         let stage: String
         let logger: Logger
-        var current: ChildProcess?
+        var current: SupervisedProcess.Running?
         /// Complete lines received while no child could take them.
         var pending: [UInt8] = []
         var dropped = 0
@@ -53,16 +53,16 @@ enum PlugInput {
         }
 
         /// A child that can take input now, if any.
-        var writable: ChildProcess? {
-            guard let current, !current.stdin.isClosed else { return nil }
-            return current
+        var writable: ChildProcessPipe? {
+            guard let stdin = current?.stdin, !stdin.isClosed else { return nil }
+            return stdin
         }
 
         /// Follows the plug's current child; returns true when shutdown has begun.
         mutating func refresh() -> Bool {
             let (child, shuttingDown) = plug.inputTarget()
             if current !== child {
-                current?.stdin.close()
+                current?.stdin?.close()
                 current = child
                 if child != nil && dropped > 0 {
                     logger.warning("dropped \(dropped) message(s) while the command was not running (more than \(PlugInput.pendingLimit) bytes waited)")
@@ -74,7 +74,7 @@ enum PlugInput {
 
         mutating func run(socket: ZMQSocket) {
             defer {
-                current?.stdin.close()
+                current?.stdin?.close()
                 socket.close()
             }
             while true {
@@ -145,18 +145,18 @@ enum PlugInput {
 
         /// Writes `lines` to the child; what did not go into its pipe (it died or closed its stdin) is
         /// held, ahead of anything already held, for the next child.
-        mutating func write(_ lines: [UInt8], to target: ChildProcess) {
+        mutating func write(_ lines: [UInt8], to target: ChildProcessPipe) {
             guard !lines.isEmpty else { return }
             var written = 0
             do {
-                try lines.withUnsafeBytes { try target.stdin.writeAll($0, written: &written) }
+                try lines.withUnsafeBytes { try target.writeAll($0, written: &written) }
             } catch {
                 if (error as? ChildProcessPipeError)?.isBrokenPipe == true {
                     logger.warning("the command closed its stdin or exited; holding messages until it restarts")
                 } else {
                     logger.error("writing to the command's stdin failed: \(error)")
                 }
-                target.stdin.close()
+                target.close()
                 // Lines are whole in `lines`; a line cut by the failure went partly to the dead
                 // child and is not resent (its start is gone), so resume after the next newline.
                 var resume = written

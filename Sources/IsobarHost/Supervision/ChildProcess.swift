@@ -217,7 +217,8 @@ public final class ChildProcess: @unchecked Sendable {
     /// Held while pipes are made and the child is spawned (see `spawn`).
     private static let spawnLock = NSLock()
 
-    private static func makePipe(_ command: String) throws(ChildProcessError) -> (read: Int32, write: Int32) {
+    /// A pipe, both ends close-on-exec (the supervised command's stdin is made this way too).
+    static func makePipe(_ command: String) throws(ChildProcessError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) != 0 { throw ChildProcessError(command: command, operation: "pipe", errno: errno) }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
