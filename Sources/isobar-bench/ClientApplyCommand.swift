@@ -6,7 +6,7 @@ import IsobarCore
 /// `client-apply`: the client library alone, in process. An in-process filter with the formatter
 /// chained (`FilterOptions.chainedFormat`) answers `clients` x `steps` pans of the `clients`
 /// workload (jumping around by default) with the `annotations` lines a client receives; the timed
-/// part applies them, in the order written, to one `AnnotationSet` per client
+/// part applies them, in the order written, to one `AnnotationFollower` per client (the set and version rules every client holds)
 /// (`apply(storage:)`, as the `clients` benchmark's thousand clients do). No sockets and no other
 /// process share the cores, so a change to the client's reader or set shows here without the
 /// pipeline's noise.
@@ -65,7 +65,7 @@ struct ClientApplyCommand: ParsableCommand {
             return
         }
         for run in 0...common.runs {
-            var sets = Array(repeating: AnnotationSet(), count: clients)
+            var sets = Array(repeating: AnnotationFollower(), count: clients)
             var failed = 0
             let start = Clock.now()
             for message in messages {
@@ -73,7 +73,7 @@ struct ClientApplyCommand: ParsableCommand {
             }
             let seconds = Clock.now() - start
             guard failed == 0 else { throw ValidationError("\(failed) messages were not applied") }
-            let held = sets.reduce(0) { $0 + $1.count }
+            let held = sets.reduce(0) { $0 + $1.set.count }
             if run > 0 { rates.append(Double(messages.count) / seconds) }
             table.add([run == 0 ? "warm-up (not counted)" : "\(run)", Format.number(Double(messages.count) / seconds),
                        Format.number(seconds / Double(messages.count) * 1e6, 2), Format.int(held)])
