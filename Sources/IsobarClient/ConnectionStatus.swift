@@ -1,5 +1,5 @@
 /// The client's connection to the gateway, one explicit state at a time.
-public enum ConnectionStatus: Sendable, Equatable {
+public enum ConnectionStatus: Sendable, Hashable, Codable {
     /// Not started, or stopped (`IsobarClient.stop()`).
     case stopped
     /// Opening the WebSocket (`attempt` 1 is the first since the last connection).

@@ -1,6 +1,6 @@
 extension IsobarClient {
     /// How to reach the gateway and what to keep.
-    public struct Configuration: Sendable {
+    public struct Configuration: Sendable, Hashable, Codable {
         /// The gateway's WebSocket endpoint: `ws://host:port/ws`, or `wss://host/ws` for a gateway
         /// with `--tls-cert` (or behind a TLS proxy).
         public var url: String
@@ -20,6 +20,10 @@ extension IsobarClient {
         /// dropped together do not return together).
         public var backoffInitial: Duration
         public var backoffMaximum: Duration
+        /// For this long after losing a connection that was up, the client retries every 50-300 ms
+        /// (uniform) instead: a restarted gateway is back within a second, and the client with it
+        /// (the backoff above applies after this window, and before the first connection).
+        public var quickRetryWindow: Duration
         /// The client pings the gateway this often and drops a connection whose pong does not come
         /// by the next ping (a dead network path is noticed within two intervals).
         public var pingInterval: Duration
@@ -28,7 +32,7 @@ extension IsobarClient {
         public var requestTimeout: Duration
 
         public init(url: String, name: String, token: String? = nil, trustRootsFile: String? = nil, offlineFile: String? = nil,
-                    backoffInitial: Duration = .milliseconds(250), backoffMaximum: Duration = .seconds(15),
+                    backoffInitial: Duration = .milliseconds(250), backoffMaximum: Duration = .seconds(15), quickRetryWindow: Duration = .seconds(5),
                     pingInterval: Duration = .seconds(15), requestTimeout: Duration = .seconds(10)) {
             self.url = url
             self.name = name
@@ -37,6 +41,7 @@ extension IsobarClient {
             self.offlineFile = offlineFile
             self.backoffInitial = backoffInitial
             self.backoffMaximum = backoffMaximum
+            self.quickRetryWindow = quickRetryWindow
             self.pingInterval = pingInterval
             self.requestTimeout = requestTimeout
         }

@@ -145,6 +145,18 @@ public actor IsobarClient {
         return vicinity
     }
 
+    /// The current weather at a point from the nearest station within `radiusKm`, named after the
+    /// nearest place (PROTOCOL.md "weather", answered by `conditions`).
+    public func weather(latitude: Double, longitude: Double, radiusKm: Double = WeatherRequest.defaultRadiusKm) async throws -> WeatherConditions {
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude), radiusKm > 0, radiusKm <= 20016 else {
+            throw IsobarClientError.invalidRequest("weather: latitude in [-90, 90], longitude in [-180, 180], radiusKm in (0, 20016]")
+        }
+        let request = WeatherRequest(client: configuration.name, target: .point(Coordinate(latitude: latitude, longitude: longitude)), radiusKm: radiusKm)
+        let frame = MapState.frame { request.write(to: &$0) }
+        guard case .conditions(let conditions) = try await self.request(.weather, frame) else { throw IsobarClientError.timedOut("weather") }
+        return conditions
+    }
+
     // MARK: Private: requests
 
     /// Sends a request and waits for the answer of its kind (answers of one kind come in the order
@@ -192,8 +204,9 @@ public actor IsobarClient {
     /// Connects, runs the connection until it ends, waits the backoff, again, until stopped.
     private func run() async {
         var failures = 0
-        var backoff = Backoff(initial: configuration.backoffInitial, maximum: configuration.backoffMaximum)
-        backoff.reset()
+        var lostAt: ContinuousClock.Instant?
+        var schedule = ReconnectSchedule(backoff: Backoff(initial: configuration.backoffInitial, maximum: configuration.backoffMaximum),
+                                         quickWindow: configuration.quickRetryWindow)
         while phase == .running {
             setConnection(.connecting(attempt: failures + 1))
             let (frames, writer) = AsyncStream.makeStream(of: String.self)
@@ -222,7 +235,11 @@ public actor IsobarClient {
             outbound = nil
             guard phase == .running else { break }
             failures = wasConnected ? 1 : failures + 1
-            let delay = backoff.delay(attempt: failures, jitter: Double.random(in: 0..<1))
+            if wasConnected {
+                lostAt = .now
+                schedule.connected()
+            }
+            let delay = schedule.next(sinceLost: lostAt.map { .now - $0 }, jitter: Double.random(in: 0..<1))
             logger.notice("\(reason); reconnecting in \(String(format: "%.2f", delay)) s")
             setConnection(.waiting(attempt: failures, retryIn: delay, reason: reason))
             try? await Task.sleep(for: .seconds(delay))

@@ -1,5 +1,5 @@
 /// Why a request of the client failed. Each case says what to do.
-public enum IsobarClientError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum IsobarClientError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// A request the contract refuses before anything is sent (a latitude out of range, an empty
     /// query): fix the argument.
     case invalidRequest(String)

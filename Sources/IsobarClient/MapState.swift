@@ -9,18 +9,19 @@ import IsobarCore
 /// (`MapStateTests`).
 public struct MapState: Sendable {
     /// An answer to one of the client's requests (matched to the oldest request of its kind).
-    public enum Answer: Sendable, Equatable {
+    public enum Answer: Sendable, Hashable, Codable {
         case place(NearestPlace)
         case results(SearchResults)
         case report(StationReport)
         case locations(PlaceResults)
         case vicinity(Vicinity)
+        case conditions(WeatherConditions)
         /// A `starred` list that answers a `favorite` request (`added`, `removed`, `unchanged`).
         case favorites(FavoriteList)
     }
 
     /// What the client does after a message.
-    public struct Reaction: Sendable, Equatable {
+    public struct Reaction: Sendable, Hashable, Codable {
         /// Frames to send (a `resync` after a version gap).
         public var send: [String] = []
         /// What changed, for ``IsobarClient/updates``.
@@ -30,9 +31,9 @@ public struct MapState: Sendable {
     }
 
     public let client: String
-    private var annotationSet = AnnotationSet(keepsDetail: true)
-    /// Whether the annotations came from the gateway (or from the saved file, before any did).
-    private var answered = false
+    /// The set and its version rules (IsobarCore's, shared with every client in the repository).
+    private var follower = AnnotationFollower(keepsDetail: true)
+    private var annotationSet: AnnotationSet { follower.set }
     public private(set) var viewport: MapViewport?
     /// The selected station's id (nil: none).
     public private(set) var selection: String?
@@ -91,10 +92,7 @@ public struct MapState: Sendable {
     /// 0 while a gap broke the set (always a full set back), else the applied one (the filter
     /// adopts it after its restart, and resends in full when it sent more since: the lost-answer
     /// rule).
-    var reportedVersion: Int? {
-        guard answered || restoredFrom != nil else { return nil }
-        return annotationSet.broken ? 0 : annotationSet.version
-    }
+    var reportedVersion: Int? { follower.reportedVersion }
 
     /// What to send on each (re)connection: the viewport with the version held, and the
     /// selection, so the gateway and the filter pick up where this client was.
@@ -117,13 +115,13 @@ public struct MapState: Sendable {
         // The formatter's annotations start so: the set reads them in one pass. Any other
         // spelling takes the parse below (the same rules, the general reader).
         if bytes.starts(with: Self.annotationsPrefix) {
-            applyAnnotations { (set: inout AnnotationSet) throws(MessageError) in try set.apply(storage: bytes) }.map { reaction = $0 }
+            applyAnnotations { (follower: inout AnnotationFollower) throws(MessageError) in try follower.apply(storage: bytes) }.map { reaction = $0 }
             return reaction
         }
         guard let object = try? JSONObject(storage: bytes), let type = try? object.optionalString("type") else { return Reaction() }
         switch type {
         case "annotations":
-            applyAnnotations { (set: inout AnnotationSet) throws(MessageError) in try set.apply(object) }.map { reaction = $0 }
+            applyAnnotations { (follower: inout AnnotationFollower) throws(MessageError) in try follower.apply(object) }.map { reaction = $0 }
         case "callout":
             guard let callout = decode(StationCallout.self, text) else { return reaction }
             if callout.clear {
@@ -143,6 +141,7 @@ public struct MapState: Sendable {
         case "report": reaction.answer = decode(StationReport.self, text).map(Answer.report)
         case "locations": reaction.answer = decode(PlaceResults.self, text).map(Answer.locations)
         case "vicinity": reaction.answer = decode(Vicinity.self, text).map(Answer.vicinity)
+        case "conditions": reaction.answer = decode(WeatherConditions.self, text).map(Answer.conditions)
         case "error":
             if let error = decode(ServerError.self, text) { reaction.changes.append(.error(error)) }
         case "status":
@@ -158,18 +157,16 @@ public struct MapState: Sendable {
 
     /// Applies an `annotations` line with `apply` and says what follows; nil for a line the set
     /// refuses (nothing changes then).
-    private mutating func applyAnnotations(_ apply: (inout AnnotationSet) throws(MessageError) -> AnnotationSet.Outcome) -> Reaction? {
-        let wasBroken = annotationSet.broken
-        guard let outcome = try? apply(&annotationSet) else { return nil }
+    private mutating func applyAnnotations(_ apply: (inout AnnotationFollower) throws(MessageError) -> AnnotationFollower.Step) -> Reaction? {
+        guard let step = try? apply(&follower) else { return nil }
         var reaction = Reaction()
-        switch outcome {
+        switch step {
         case .stale:
             return reaction
-        case .gap:
-            // Ask once per break: later diffs while broken are gaps too; a reconnection reports 0.
-            if !wasBroken { reaction.send.append(Self.frame(Resync(client: client, reason: "version gap"))) }
+        case .gap(let resync):
+            // Once per break (the follower's rule); a reconnection reports 0 meanwhile.
+            if resync { reaction.send.append(Self.frame(Resync(client: client, reason: "version gap"))) }
         case .applied:
-            answered = true
             restoredFrom = nil
             fetchedAt = annotationSet.fetchedAt ?? fetchedAt
         }
@@ -192,7 +189,7 @@ public struct MapState: Sendable {
 
     /// The state to save (nil before anything worth keeping was shown, or while the set is broken).
     public func saved(at now: Double) -> Saved? {
-        guard answered || restoredFrom != nil, !annotationSet.broken else { return nil }
+        guard follower.answered || restoredFrom != nil, !annotationSet.broken else { return nil }
         return Saved(savedAt: now, client: client, viewport: viewport, version: annotationSet.version, fetchedAt: fetchedAt,
                      annotations: annotations.sorted { $0.id < $1.id }, favorites: favorites)
     }
@@ -201,7 +198,7 @@ public struct MapState: Sendable {
     /// its age, and its version reported on connection so the filter adopts it (no blank map).
     /// Ignored when it is another client's, or when something live is shown already.
     public mutating func restore(_ saved: Saved) -> Bool {
-        guard saved.client == client, !answered, saved.version > 0, saved.version <= Viewport.maxVersion else { return false }
+        guard saved.client == client, !follower.answered, saved.version > 0, saved.version <= Viewport.maxVersion else { return false }
         let day: Day = saved.viewport?.day == .tomorrow ? .tomorrow : .today
         let items = saved.annotations.map { item in
             Annotations.Item(id: item.id, coordinate: Coordinate(latitude: item.coordinate.latitude, longitude: item.coordinate.longitude),
@@ -210,7 +207,7 @@ public struct MapState: Sendable {
         }
         var restored = AnnotationSet(keepsDetail: true)
         guard restored.apply(Annotations(client: client, version: saved.version, full: true, day: day, upsert: items)) == .applied else { return false }
-        annotationSet = restored
+        follower.restore(restored)
         viewport = saved.viewport ?? viewport
         favorites = saved.favorites ?? favorites
         fetchedAt = saved.fetchedAt

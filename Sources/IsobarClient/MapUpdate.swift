@@ -2,7 +2,7 @@
 /// read it on any thread or actor).
 public struct MapUpdate: Sendable {
     /// What changed.
-    public enum Change: Sendable, Equatable {
+    public enum Change: Sendable, Hashable, Codable {
         /// The annotations (a full set, a diff, or the saved set shown at start).
         case annotations
         /// The selected station's callout (shown, updated or cleared).

@@ -6,7 +6,7 @@ import IsobarCore
 /// `client-apply`: the client library alone, in process. An in-process filter with the formatter
 /// chained (`FilterOptions.chainedFormat`) answers `clients` x `steps` pans of the `clients`
 /// workload (jumping around by default) with the `annotations` lines a client receives; the timed
-/// part applies them, in the order written, to one `AnnotationSet` per client
+/// part applies them, in the order written, to one `AnnotationFollower` per client (the set and version rules every client holds)
 /// (`apply(storage:)`, as the `clients` benchmark's thousand clients do). No sockets and no other
 /// process share the cores, so a change to the client's reader or set shows here without the
 /// pipeline's noise.
@@ -64,8 +64,10 @@ struct ClientApplyCommand: ParsableCommand {
             try runLibrary(messages, table: &table, clients: clients)
             return
         }
+        var memory = ""
         for run in 0...common.runs {
-            var sets = Array(repeating: AnnotationSet(), count: clients)
+            let rssBefore = ProcStatus.bytes("VmRSS", pid: getpid())
+            var sets = Array(repeating: AnnotationFollower(), count: clients)
             var failed = 0
             let start = Clock.now()
             for message in messages {
@@ -73,7 +75,8 @@ struct ClientApplyCommand: ParsableCommand {
             }
             let seconds = Clock.now() - start
             guard failed == 0 else { throw ValidationError("\(failed) messages were not applied") }
-            let held = sets.reduce(0) { $0 + $1.count }
+            let held = sets.reduce(0) { $0 + $1.set.count }
+            if run == 0 { memory = Self.memory(from: rssBefore, clients: clients, held: held) }
             if run > 0 { rates.append(Double(messages.count) / seconds) }
             table.add([run == 0 ? "warm-up (not counted)" : "\(run)", Format.number(Double(messages.count) / seconds),
                        Format.number(seconds / Double(messages.count) * 1e6, 2), Format.int(held)])
@@ -81,6 +84,16 @@ struct ClientApplyCommand: ParsableCommand {
         let summary = Summary(rates)
         table.add(["median (min–max)", summary.text(0), Format.number(1e6 / summary.median, 2), ""])
         print(table.render())
+        print(memory)
+    }
+
+    /// Memory per client: the process's VmRSS growth over the warm-up run (the states made and
+    /// filled; later runs reuse the memory the allocator kept), per client and per item held.
+    static func memory(from before: Int?, clients: Int, held: Int) -> String {
+        guard let before, let after = ProcStatus.bytes("VmRSS", pid: getpid()) else { return "memory per client: VmRSS unreadable" }
+        let grown = Double(after - before)
+        return "memory per client (VmRSS growth over the warm-up, \(Format.int(clients)) clients holding \(Format.int(held)) items): "
+            + "\(Format.number(grown / Double(clients) / 1024, 1)) KiB per client, \(Format.number(grown / Double(max(1, held)), 0)) bytes per item held"
     }
 
     /// `--library`: one `MapState` per client (what `IsobarClient` holds), each message given as
@@ -88,13 +101,16 @@ struct ClientApplyCommand: ParsableCommand {
     private func runLibrary(_ messages: [(client: Int, line: [UInt8])], table: inout Table, clients: Int) throws {
         let frames = messages.map { (client: $0.client, text: String(decoding: $0.line, as: UTF8.self)) }
         var rates: [Double] = []
+        var memory = ""
         for run in 0...common.runs {
+            let rssBefore = ProcStatus.bytes("VmRSS", pid: getpid())
             var states = (0..<clients).map { MapState(client: String(format: "c%04d", $0)) }
             let start = Clock.now()
             for frame in frames { _ = states[frame.client].receive(frame.text) }
             let seconds = Clock.now() - start
             guard states.allSatisfy({ !$0.isBroken }) else { throw ValidationError("a client's set broke") }
             let held = states.reduce(0) { $0 + $1.annotationCount }
+            if run == 0 { memory = Self.memory(from: rssBefore, clients: clients, held: held) }
             if run > 0 { rates.append(Double(frames.count) / seconds) }
             table.add([run == 0 ? "warm-up (not counted)" : "\(run) (library)", Format.number(Double(frames.count) / seconds),
                        Format.number(seconds / Double(frames.count) * 1e6, 2), Format.int(held)])
@@ -102,5 +118,6 @@ struct ClientApplyCommand: ParsableCommand {
         let summary = Summary(rates)
         table.add(["median (min–max)", summary.text(0), Format.number(1e6 / summary.median, 2), ""])
         print(table.render())
+        print(memory)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import IsobarCore
 
 /// The map clients one benchmark process plays, multiplexed over one `BusClient` subscribed to
-/// `annotations/`: each client name has its own `AnnotationSet`, and the version it waits for.
+/// `annotations/`: each client name has its own `AnnotationFollower` (its set and version rules), and the version it waits for.
 ///
 /// `receive` runs on the bus client's receive thread: it applies the message as a real client
 /// would, and when the awaited version has been applied it calls `onApplied` (still on that
@@ -10,7 +10,9 @@ import IsobarCore
 final class ClientTable: @unchecked Sendable {
     // @unchecked: `entries` only under `lock`; `onApplied` and `onDrained` set before messages flow.
     struct Entry {
-        var set = AnnotationSet()
+        /// The client's set and version rules (`AnnotationFollower`, as every client holds it).
+        var follower = AnnotationFollower()
+        var set: AnnotationSet { follower.set }
         var messages = 0
         var awaited: Int?
         var lastSnapshot: String?
@@ -50,8 +52,8 @@ final class ClientTable: @unchecked Sendable {
     /// Applies one message to a client's entry; returns the outcome and, when the awaited version
     /// has been applied, that version and the set's size. Only the probe client records its
     /// snapshot id (a String per message for every client would be the benchmark's own cost).
-    private static func update(_ entry: inout Entry, with payload: [UInt8], probe: Bool) -> (AnnotationSet.Outcome?, (Int, Int)?) {
-        let outcome = try? entry.set.apply(storage: payload)
+    private static func update(_ entry: inout Entry, with payload: [UInt8], probe: Bool) -> (AnnotationFollower.Step?, (Int, Int)?) {
+        let outcome = try? entry.follower.apply(storage: payload)
         entry.messages += 1
         if probe, let object = try? JSONObject(storage: payload), let field = object.field("snapshot") {
             entry.lastSnapshot = object.string(field)
@@ -79,7 +81,7 @@ final class ClientTable: @unchecked Sendable {
         let name = String(topic.dropFirst("annotations/".count))
         lock.lock()
         // In place (one hash lookup, no copy of the client's set); as a client on the wire would,
-        // in one pass (`AnnotationSet.apply(storage:)`).
+        // in one pass (`AnnotationFollower.apply(storage:)`).
         let (outcome, applied) = Self.update(&entries[name, default: Entry()], with: payload, probe: name.hasPrefix(Pipeline.probe))
         if case .gap = outcome { gaps += 1 }
         if outcome == nil { badMessages += 1 }

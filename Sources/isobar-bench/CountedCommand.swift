@@ -57,10 +57,10 @@ struct CountedCommand: ParsableCommand {
         let (frames, frameBytes) = countedGatewayRelay(rig, topics, annotations)
         summary.append(("gateway-relay", "\(annotations.count) messages relayed, \(frames) bursts, \(frameBytes) bytes of frames"))
 
-        var sets = Array(repeating: AnnotationSet(), count: clients)
+        var sets = Array(repeating: AnnotationFollower(), count: clients)
         let failed = countedClientApply(&sets, annotations)
         guard failed == 0 else { throw ValidationError("\(failed) annotations messages were not applied") }
-        summary.append(("client-apply", "\(sets.reduce(0) { $0 + $1.count }) items held"))
+        summary.append(("client-apply", "\(sets.reduce(0) { $0 + $1.set.count }) items held"))
 
         let dump = gazetteerDump(generated.prefix(places))
         let gazetteer = try dump.withUnsafeBytes { try Gazetteer(dump: $0, file: "counted") }
@@ -170,7 +170,7 @@ func countedGatewayRelay(_ rig: GatewayRelayRig, _ topics: [String], _ messages:
 
 /// The client's apply of every `annotations` message, in order, one set per client.
 @inline(never)
-func countedClientApply(_ sets: inout [AnnotationSet], _ messages: [(client: Int, line: [UInt8])]) -> Int {
+func countedClientApply(_ sets: inout [AnnotationFollower], _ messages: [(client: Int, line: [UInt8])]) -> Int {
     var failed = 0
     for message in messages where (try? sets[message.client].apply(storage: message.line)) != .applied { failed += 1 }
     return failed

@@ -145,7 +145,11 @@ struct UpCommand: AsyncParsableCommand {
             guard let address = ListenAddress(parsing: gateway), address.isLoopback else {
                 throw ValidationError("--gateway must be a loopback HOST:PORT (run `isobar gateway --allow-remote` for more), not \(gateway)")
             }
-            services.append(ServiceSpec(name: "gateway", command: me, arguments: ["gateway", "--listen", gateway],
+            // One name for every run of the gateway: a restarted gateway is the same holder of its
+            // clients' names to the filter, so they reconnect and are answered at once instead of
+            // being refused for the old holder's 3 s claim grace (PROTOCOL.md "Client names across gateways").
+            let gatewayName = GatewayOptions().name
+            services.append(ServiceSpec(name: "gateway", command: me, arguments: ["gateway", "--listen", gateway, "--name", gatewayName],
                                         startDelay: .milliseconds(300)))
             GatewayReadiness.announce(address)
         }

@@ -70,9 +70,9 @@ extension GatewayProcessTests {
             FileManager.default.temporaryDirectory.appendingPathComponent("isobar-client-\(name)-\(UUID().uuidString)").path
         }
 
-        /// Connect, 100 pans each equal to brute force, a field toggle, select, nearest, search,
-        /// detail, geocode, reverse, favorites; the gateway killed (the client reconnects by
-        /// itself and converges), the filter killed (the same), a clean stop; then a new client on
+        /// Connect, 200 pans each equal to brute force, a field toggle, select, nearest, search,
+        /// detail, geocode, reverse, weather, favorites; the gateway killed (the client reconnects by
+        /// itself and converges: the times are printed), the filter killed (the same), a clean stop; then a new client on
         /// the same offline file shows the last set, viewport and favorites before any connection.
         @Test func followsPansAnswersRequestsAndReconnectsThroughRestarts() async throws {
             let pipeline = try Pipeline.start()
@@ -81,19 +81,19 @@ extension GatewayProcessTests {
             let today = try Reference.records("today")
             let offline = Self.temporaryFile("offline")
             defer { try? FileManager.default.removeItem(atPath: offline) }
-            let client = IsobarClient(.init(url: "ws://127.0.0.1:\(pipeline.port)/ws", name: "app", offlineFile: offline,
-                                            backoffInitial: .milliseconds(100), backoffMaximum: .seconds(1)))
+            // The default reconnection schedule (what an app gets).
+            let client = IsobarClient(.init(url: "ws://127.0.0.1:\(pipeline.port)/ws", name: "app", offlineFile: offline))
             let watcher = StateWatcher(client)
             await client.start()
 
-            // Connect and follow 100 random pans and zooms over the US, each to brute force.
+            // Connect and follow 200 random pans and zooms over the US, each to brute force.
             var expected = Reference.visible(today, lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)
             try await client.setViewport(Self.view(40.924, -108.0955, 25, 20))
             #expect(expected.count == 85)
             let first = expected
             #expect(await watcher.until { Self.ids($0) == first } != nil)
             var view = Self.view(40.924, -108.0955, 25, 20)
-            for step in 0..<100 {
+            for step in 0..<200 {
                 try await Task.sleep(for: .milliseconds(50))  // under the gateway's 20 messages/s
                 view = Self.view(Double.random(in: 20...60), Double.random(in: -130 ... -70), Double.random(in: 1...40), Double.random(in: 1...60))
                 try await client.setViewport(view)
@@ -131,6 +131,9 @@ extension GatewayProcessTests {
             #expect(seoul.results.first?.id == 1835848)
             let near = try await client.reverse(latitude: 42.432356, longitude: 25.637389, radiusKm: 50)
             #expect(near.place?.id == 726848)
+            // The weather at the station's own point: its values, the station at distance 0.
+            let weather = try await client.weather(latitude: station.latitude, longitude: station.longitude)
+            #expect(weather.station?.id == station.id && weather.distanceKm == 0 && !weather.details.isEmpty, "\(weather)")
             // An unknown station's detail is refused with the filter's reason.
             await #expect(throws: IsobarClientError.self) { try await client.detail("NO-SUCH-STATION") }
             // Favorites.
@@ -143,24 +146,29 @@ extension GatewayProcessTests {
             let killed = ContinuousClock.now
             kill(gateway, SIGKILL)
             #expect(await watcher.until { !$0.connection.isConnected } != nil)
+            let lost = ContinuousClock.now
+            // Never blank meanwhile: the set held is kept while the gateway is away.
+            #expect(await Self.ids(client.state) == initial)
             #expect(await watcher.until(timeout: 15) { $0.connection.isConnected } != nil)
-            print("client library: reconnected \(ContinuousClock.now - killed) after the gateway was killed")
+            let reconnected = ContinuousClock.now
             view = Self.view(38, -100, 10, 12)
             try await client.setViewport(view)
             let moved = Reference.visible(today, lat: 38, lon: -100, dlat: 10, dlon: 12)
-            #expect(await watcher.until { Self.ids($0) == moved } != nil)
-            print("client library: converged \(ContinuousClock.now - killed) after the gateway was killed")
+            #expect(await watcher.until { Self.ids($0) == moved && !$0.isBroken } != nil)
+            print("client library: gateway killed; the client saw the loss after \(lost - killed), reconnected by itself \(reconnected - killed) after the kill, its next pan converged \(ContinuousClock.now - reconnected) after reconnecting")
             let second = try #require(today.filter { moved.contains($0.id) && $0.id != station.id }.min { $0.id < $1.id })
             #expect(try await client.favorite(second.id, on: true).items.map(\.id) == [station.id, second.id])
 
             // The filter killed: `up` restarts it; the gateway's lease repairs the client's set.
             let filterService = try #require(ProcessHarness.services(under: pipeline.process.pid)["filter"])
             let filter = try #require(ProcessHarness.stagePID(ofService: filterService))
+            let filterKilled = ContinuousClock.now
             kill(filter, SIGKILL)
             try await Task.sleep(for: .milliseconds(300))
             view = Self.view(40.924, -108.0955, 25, 20)
             try await client.setViewport(view)
             #expect(await watcher.until(timeout: 20) { Self.ids($0) == initial && !$0.isBroken } != nil)
+            print("client library: filter killed; a pan sent 300 ms later converged \(ContinuousClock.now - filterKilled) after the kill")
             #expect(try await client.favorite(second.id, on: true).reason == "unchanged")
             await client.stop()
             #expect(await client.state.connection == .stopped)

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdWSClient
 import NIOCore
 import HummingbirdTLS
+import IsobarCore
 import Logging
 @testable import IsobarTestSupport
 
@@ -163,9 +164,13 @@ final class TestThreadExecutor: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// What a map client holds: annotations by id, applied from full/diff messages in version order.
+/// What a map client holds: annotations by id, applied by the rules every client shares
+/// (IsobarCore's `AnnotationFollower`, which the app's library holds), and counters of what the
+/// versions did on the wire.
 struct HeldAnnotations {
-    var titles: [String: String] = [:]
+    private(set) var follower = AnnotationFollower()
+    /// The titles shown, by id.
+    var titles: [String: String] { Dictionary(follower.set.values.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first }) }
     var version = 0
     /// Diffs whose version is not the previous one + 1 (a page would resync).
     var gaps = 0
@@ -183,11 +188,7 @@ struct HeldAnnotations {
         if version <= self.version { backwards += 1 }
         self.version = version
         versions.append(version)
-        if message["full"] as? Bool == true { titles = [:] }
-        for id in message["remove"] as? [String] ?? [] { titles[id] = nil }
-        for item in message["upsert"] as? [[String: Any]] ?? [] {
-            if let id = item["id"] as? String { titles[id] = item["title"] as? String ?? "" }
-        }
+        if let line = try? JSONSerialization.data(withJSONObject: message) { _ = try? follower.apply(storage: Array(line)) }
         return true
     }
 }

@@ -10,7 +10,9 @@ final class TestClient: @unchecked Sendable {
     let name: String
     private let bus: IsobarHost.BusClient
     private let condition = NSCondition()
-    private var set = AnnotationSet()
+    /// The set and its version rules (IsobarCore's `AnnotationFollower`, every client's).
+    private var follower = AnnotationFollower()
+    private var set: AnnotationSet { follower.set }
     private var foreign = 0
     private var messages = 0
     private var callouts: [[String: Any]] = []
@@ -33,7 +35,9 @@ final class TestClient: @unchecked Sendable {
         }
         guard topic == "annotations/\(name)" else { foreign += 1; return }
         messages += 1
-        if let object = try? JSONObject(storage: payload), case .gap = (try? set.apply(object)) ?? .applied {
+        // Every gap asks (not only a break's first, as heartbeating clients do): this client sends
+        // no heartbeat that would report the broken set.
+        if let object = try? JSONObject(storage: payload), case .gap = (try? follower.apply(object)) ?? .applied {
             bus.publish(#"{"type":"resync","client":"\#(name)","reason":"gap"}"#)
         }
     }

@@ -35,7 +35,9 @@ public struct AttachState: Sendable {
     public let client: String
     public private(set) var phase = Phase.waitingForAnswer
     public private(set) var viewport: Viewport?
-    public private(set) var annotations = AnnotationSet()
+    /// The set and its version rules (``AnnotationFollower``, shared with the app's library).
+    private var follower = AnnotationFollower()
+    public var annotations: AnnotationSet { follower.set }
     public private(set) var callout: [UInt8]?
     /// The latest `place`, `results` or `report` (answers to `nearest`, `search`, `detail`).
     public private(set) var found: [UInt8]?
@@ -63,12 +65,13 @@ public struct AttachState: Sendable {
     /// Whether to re-announce on the next tick.
     public var isWaitingForAnswer: Bool { phase == .waitingForAnswer && viewport != nil }
 
-    /// The viewport a heartbeat sends: without a version until the filter answered, then the applied
-    /// version, or 0 while the set is broken by a gap (the filter never sends 0, so it answers in
-    /// full even if the resync asked for at the gap was lost too). Nil before any viewport.
+    /// The viewport a heartbeat sends: without a version until the filter answered, then the
+    /// version ``AnnotationFollower`` reports (the applied one, or 0 while a gap broke the set: the
+    /// filter never sends 0, so it answers in full even if the resync asked for was lost too).
+    /// Nil before any viewport.
     public var heartbeat: Viewport? {
         guard var viewport else { return nil }
-        viewport.version = phase == .answered ? (annotations.broken ? 0 : annotations.version) : nil
+        viewport.version = phase == .answered ? (follower.reportedVersion ?? 0) : nil
         return viewport
     }
 
@@ -107,8 +110,8 @@ public struct AttachState: Sendable {
             phase = .answered
             // A message that is JSON but not valid annotations is printed and otherwise ignored.
             guard let message = try? Annotations(from: object) else { return Reaction(print: true) }
-            let outcome = annotations.apply(message)
-            if case .gap = outcome { return Reaction(resync: "version gap", print: true, changed: true) }
+            // One resync per break (the follower's rule); the heartbeat reports 0 meanwhile.
+            if case .gap(resync: true) = follower.apply(message) { return Reaction(resync: "version gap", print: true, changed: true) }
             return Reaction(print: true, changed: true)
         default:
             return Reaction()

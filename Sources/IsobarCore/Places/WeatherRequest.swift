@@ -60,3 +60,26 @@ public struct WeatherRequest: Sendable, Equatable {
         return radius
     }
 }
+
+extension WeatherRequest {
+    /// The request as a client sends it (the app's library): its target, radius, `detail` when
+    /// true and `day` when set. The presentation keys are left out: the filter takes them from
+    /// the client's viewport.
+    public func write(to writer: inout JSONWriter) {
+        writer.objectStart()
+        writer.key("type"); writer.string("weather")
+        writer.key("client"); writer.string(client)
+        switch target {
+        case .point(let point):
+            writer.key("latitude"); writer.number(point.latitude)
+            writer.key("longitude"); writer.number(point.longitude)
+        case .place(let id):
+            writer.key("id"); writer.int(id)
+        }
+        writer.key("radiusKm"); writer.number(radiusKm)
+        if detail { writer.key("detail"); writer.bool(true) }
+        if let day { writer.key("day"); writer.string(day.rawValue) }
+        writer.objectEnd()
+        writer.newline()
+    }
+}
