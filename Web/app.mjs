@@ -29,7 +29,7 @@ function loadSettings() {
   const defaults = { day: "today", field: "temperature", units: "imperial", locale: "en", theme: "light" };
   const allowed = {
     day: ["today", "tomorrow"],
-    field: ["temperature", "wind", "precipitation"],
+    field: ["temperature", "wind", "precipitation", "conditions"],
     units: Object.keys(UNIT_CHOICES),
     locale: Object.keys(TEXT),
     theme: ["light", "dark"],
@@ -153,6 +153,7 @@ const client = new Client({
         state.keptAt = 0;
         mapView.draw(result, client.set.items);
         if (result.restyle) renderLegend();
+        if (result.kind === "full") about?.syncAttribution();
         offline.schedule();
       }
     }
@@ -219,7 +220,7 @@ function renderLegend() {
   const box = legend.getContainer();
   box.querySelector("summary").textContent = t("legend");
   const units = UNIT_CHOICES[settings.units].units;
-  box.querySelector(".legend-body").innerHTML = legendHTML(settings.field, units, t);
+  box.querySelector(".legend-body").innerHTML = legendHTML(settings.field, units, t, settings.locale);
   box.dataset.field = settings.field;
 }
 

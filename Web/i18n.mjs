@@ -4,7 +4,7 @@
 export const TEXT = {
   en: {
     today: "Today", tomorrow: "Tomorrow", temperature: "Temperature", wind: "Wind",
-    precipitation: "Precipitation", imperial: "°F · mph", metric: "°C · km/h", knots: "°C · kn",
+    precipitation: "Precipitation", conditions: "Conditions", imperial: "°F · mph", metric: "°C · km/h", knots: "°C · kn",
     connecting: "connecting…", connected: "live", reconnecting: (s) => `reconnecting in ${s} s`,
     stations: (n) => `${n} ${n === 1 ? "station" : "stations"}`,
     age: (a) => `data ${a} old`, stored: "stored data", offline: "feed offline",
@@ -23,7 +23,8 @@ export const TEXT = {
     legend: "Legend", legendStale: "faded: data older than the filter's stale limit (1 h by default)",
     legendCluster: "circle: several stations, their count and mean", legendUnknown: "no value",
     legendPrecip: "fill height: chance of precipitation", legendWindArrow: "arrow: where the wind blows to",
-    legendCalm: "calm: no wind", legendDot: "dot: a station whose label would cover another's (zoom in)",
+    legendCalm: "calm: no wind", legendNoConditions: "no conditions: this station's feed reports none",
+    legendClusterIcon: "circle: several stations, their count and most common conditions", legendDot: "dot: a station whose label would cover another's (zoom in)",
     myLocation: "My location", locating: "finding your location…",
     locationDenied: "Location not shown: permission denied. Allow location for this site to use it.",
     locationUnavailable: "Location not available on this device or browser.",
@@ -36,7 +37,7 @@ export const TEXT = {
   },
   sk: {
     today: "Dnes", tomorrow: "Zajtra", temperature: "Teplota", wind: "Vietor",
-    precipitation: "Zrážky", imperial: "°F · mph", metric: "°C · km/h", knots: "°C · kn",
+    precipitation: "Zrážky", conditions: "Počasie", imperial: "°F · mph", metric: "°C · km/h", knots: "°C · kn",
     connecting: "pripájam…", connected: "naživo", reconnecting: (s) => `nové pripojenie o ${s} s`,
     stations: (n) => `${n} ${n === 1 ? "stanica" : n >= 2 && n <= 4 ? "stanice" : "staníc"}`,
     age: (a) => `údaje staré ${a}`, stored: "uložené údaje", offline: "zdroj nedostupný",
@@ -55,7 +56,8 @@ export const TEXT = {
     legend: "Legenda", legendStale: "vyblednuté: údaje staršie ako limit filtra (predvolene 1 h)",
     legendCluster: "kruh: viac staníc, ich počet a priemer", legendUnknown: "bez hodnoty",
     legendPrecip: "výška výplne: pravdepodobnosť zrážok", legendWindArrow: "šípka: kam vietor fúka",
-    legendCalm: "bezvetrie", legendDot: "bodka: stanica, ktorej popis by prekryl iný (priblížte)",
+    legendCalm: "bezvetrie", legendNoConditions: "bez počasia: zdroj tejto stanice ho neuvádza",
+    legendClusterIcon: "kruh: viac staníc, ich počet a najčastejšie počasie", legendDot: "bodka: stanica, ktorej popis by prekryl iný (priblížte)",
     myLocation: "Moja poloha", locating: "zisťujem polohu…",
     locationDenied: "Poloha sa nezobrazí: povolenie zamietnuté. Povoľte polohu pre túto stránku.",
     locationUnavailable: "Poloha nie je na tomto zariadení alebo prehliadači dostupná.",

@@ -3,6 +3,7 @@
 // precipitation fill, clusters, stale faded), the legend, and the "my location" control. Leaflet is the global L of Debian's leaflet.js.
 import { escapeHTML } from "./i18n.mjs";
 import { HIT_SIZE, nearestMarker } from "./targets.mjs";
+import { ICONS, iconName, iconSVG } from "./icons.mjs";
 
 const L = globalThis.L;
 
@@ -183,6 +184,7 @@ export function createMapView(ctx) {
   function markerHTML(a) {
     const title = a.title || "";
     const stale = a.stale && !a.cluster ? " stale" : "";
+    if (ctx.shown().field === "conditions") return conditionsMarkerHTML(a, ctx.settings?.locale);
     if (a.cluster) {
       const digits = String(a.count || 0).length;
       return `<div class="ann cluster size-${Math.min(4, digits)}" data-id="${escapeHTML(a.id)}" title="${escapeHTML(a.subtitle || "")}">` +
@@ -378,9 +380,26 @@ export function createMapView(ctx) {
   return { map, markers, draw, drawAll, setSelectedClass, rewrap, nearLongitude, setTheme, markerHTML, relabel, markersAt };
 }
 
+/// A marker of the conditions field: the station's weather icon (its word, the annotation's
+/// title, as the accessible name), a cluster's count over its most common icon, and "–" for a
+/// station whose feed reports no conditions (no `icon`; PROTOCOL.md "Formatting rules, exactly").
+export function conditionsMarkerHTML(a, locale = "en") {
+  const title = a.title || "";
+  const icon = iconSVG(a.icon, a.cluster ? 20 : 26, locale);
+  if (a.cluster) {
+    const digits = String(a.count || 0).length;
+    return `<div class="ann cluster cond size-${Math.min(4, digits)}" data-id="${escapeHTML(a.id)}" data-icon="${escapeHTML(a.icon || "")}" ` +
+      `title="${escapeHTML([a.subtitle, title].filter(Boolean).join(": "))}"><span class="count">${escapeHTML(a.count)}</span>${icon}</div>`;
+  }
+  const stale = a.stale ? " stale" : "";
+  const label = escapeHTML([a.subtitle || a.id, title].filter(Boolean).join(": "));
+  if (!icon) return `<div class="ann${stale} cond unknown" data-id="${escapeHTML(a.id)}" title="${label}">–</div>`;
+  return `<div class="ann${stale} cond" data-id="${escapeHTML(a.id)}" data-icon="${escapeHTML(a.icon)}" title="${label}">${icon}</div>`;
+}
+
 /// The legend for the field shown: the temperature colour scale in the shown unit, the
 /// precipitation fill, the wind arrow and calm; clusters, unknown and stale markers explained.
-export function legendHTML(field, units, t) {
+export function legendHTML(field, units, t, locale = "en") {
   const metric = units === "metric";
   const unit = metric ? "°C" : "°F";
   const show = (f) => (metric ? Math.round(((f - 32) * 5) / 9) : f);
@@ -396,12 +415,21 @@ export function legendHTML(field, units, t) {
     scale = `<ul class="legend-scale">` + [0, 30, 60, 100].map((p) =>
       `<li><span class="swatch ann precip" style="--p:${p}%"></span>${p}%</li>`).join("") +
       `</ul><div class="legend-unit">${escapeHTML(t("legendPrecip"))}</div>`;
+  } else if (field === "conditions") {
+    // Day and night icons of one condition share a row.
+    const rows = ICONS.filter((icon) => !icon.endsWith("-night")).map((icon) => {
+      const night = icon.endsWith("-day") ? icon.replace(/-day$/, "-night") : null;
+      return `<li data-icon="${icon}"><span class="swatch icon">${iconSVG(icon, 20, locale)}${night ? iconSVG(night, 20, locale) : ""}</span>` +
+        `${escapeHTML(iconName(icon, locale))}</li>`;
+    }).join("");
+    scale = `<ul class="legend-keys legend-icons">${rows}</ul>` +
+      `<ul class="legend-keys"><li><span class="swatch ann cond unknown">–</span>${escapeHTML(t("legendNoConditions"))}</li></ul>`;
   } else {
     scale = `<ul class="legend-keys"><li><span class="swatch ann wind"><span class="arrow" style="transform:rotate(90deg)">↑</span></span>${escapeHTML(t("legendWindArrow"))}</li>` +
       `<li><span class="swatch ann wind calm">calm</span>${escapeHTML(t("legendCalm"))}</li></ul>`;
   }
   return scale + `<ul class="legend-keys">` +
-    `<li><span class="swatch ann cluster"><span class="count">12</span></span>${escapeHTML(t("legendCluster"))}</li>` +
+    `<li><span class="swatch ann cluster"><span class="count">12</span></span>${escapeHTML(t(field === "conditions" ? "legendClusterIcon" : "legendCluster"))}</li>` +
     `<li><span class="swatch ann unknown">–</span>${escapeHTML(t("legendUnknown"))}</li>` +
     `<li><span class="swatch ann dot temp t-mild"></span>${escapeHTML(t("legendDot"))}</li>` +
     `<li><span class="swatch ann stale temp t-mild">46°</span>${escapeHTML(t("legendStale"))}</li></ul>`;

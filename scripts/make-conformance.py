@@ -151,6 +151,11 @@ vector(F, "Clustering, exactly", "zoom-splits", "Zooming in splits clusters; the
        [*snap(CROWD), vp(dlat=60, dlon=60, limit=9), vp(dlat=30, dlon=30, limit=9, version=1)])
 vector(F, "Clustering, exactly", "unknown-never-zero", "A cluster's mean skips unknown values; all calm gives a null direction.",
        [*snap([st("P", 1, 1, None, 0, 90, None), st("Q", 1.1, 1.1, 40, 0, 180, None), st("R", 30, 30)]), vp(lat=15, lon=15, dlat=40, dlon=40, limit=1)])
+vector(F, "Clustering, exactly", "cluster-icon", "A station's icon goes with its item; a cluster's is its members' most common (a tie to the "
+       "earlier in the vocabulary: rain before snow); a cluster with none has no icon.",
+       [*snap([st("I1", 1, 1, icon="snow"), st("I2", 1.1, 1.1, icon="rain"), st("I3", 1.2, 1.2, icon="snow"), st("I4", 1.3, 1.3, icon="rain"),
+               st("I5", 1.4, 1.4), st("J", 30, 30), st("K1", -20, -20, icon="fog")]),
+        vp(lat=5, lon=5, dlat=60, dlon=60, limit=2, field="conditions"), vp(lat=5, lon=5, dlat=60, dlon=60, limit=10, field="conditions", version=1)])
 
 vector(F, "Gateways: idle clients at no cost", "lease-tally", "A lease is answered by a tally with the filter's count and digest over that gateway's clients.",
        [*snap(GRID), vp(gateway="gw-1", ref=1), {"type": "lease", "gateway": "gw-1", "clients": 1, "digest": "0000000000000000"}])
@@ -254,6 +259,12 @@ for field in ("temperature", "wind", "precipitation"):
     vector(M, "Formatting rules, exactly", f"{field}-metric-sk", f"Annotation titles and {field} values, metric, sk (cluster subtitles 2-4 stanice, 5+ staníc).",
            [visible(ITEMS + CLUSTERS, field, units="metric", locale="sk")])
 vector(M, "Formatting rules, exactly", "wind-knots", "Wind in knots: kn, 1.609344 / 1.852.", [visible(ITEMS, "wind", windUnit="knots")])
+ICON_ITEMS = [{**ITEMS[0], "icon": "rain"}, ITEMS[1], {**ITEMS[2], "icon": "partly-cloudy-night"}, {**ITEMS[3], "icon": "thunderstorm"}]
+ICON_CLUSTERS = [{**CLUSTERS[0], "icon": "snow"}, CLUSTERS[1], {**CLUSTERS[2], "icon": "clear-day"}]
+vector(M, "Formatting rules, exactly", "conditions-en", "The conditions field: the icon's word as the title and the icon; no icon, title \"\" (en).",
+       [visible(ICON_ITEMS + ICON_CLUSTERS, "conditions")])
+vector(M, "Formatting rules, exactly", "conditions-sk", "The conditions field in Slovak (day and night share a word); the other fields leave icon out.",
+       [visible(ICON_ITEMS + ICON_CLUSTERS, "conditions", locale="sk"), visible(ICON_ITEMS[:1] + ICON_CLUSTERS[:1], "temperature", version=2)])
 vector(M, "Formatting rules, exactly", "diff-and-stale", "A diff keeps version, full false and remove; stale is copied.",
        [visible([{**ITEMS[0], "stale": True}], "temperature", version=7, full=False, remove=["X", "cluster:1:2:3"])])
 vector(M, "Formatting rules, exactly", "no-snapshot", "snapshot null: an empty full set with all four presentation keys resolved.",

@@ -38,7 +38,7 @@ DEFS = {
     "coordinate": {"type": "object", "additionalProperties": False, "required": ["latitude", "longitude"],
                    "properties": {"latitude": ref("latitude"), "longitude": ref("longitude")}},
     "day": {"enum": ["today", "tomorrow"]},
-    "field": {"enum": ["temperature", "wind", "precipitation"]},
+    "field": {"enum": ["temperature", "wind", "precipitation", "conditions"]},
     "units": {"enum": ["imperial", "metric"]},
     "windUnit": {"enum": ["mph", "kmh", "knots"]},
     "locale": {"enum": ["en", "sk"]},
@@ -117,14 +117,14 @@ def obj(props, required, **extra):
     return s
 
 
-DEFS["stationItem"] = obj({**BASE_STATION, "stale": STALE}, list(BASE_STATION),
-                          description="a station as `visible` sends it: the eight fields, `stale` when stale")
+DEFS["stationItem"] = obj({**BASE_STATION, "icon": ref("icon"), "stale": STALE}, list(BASE_STATION),
+                          description="a station as `visible` sends it: the eight fields, its `icon` where known, `stale` when stale")
 DEFS["stationFull"] = obj({**BASE_STATION, **OPTIONAL_STATION, "stale": STALE}, list(BASE_STATION),
                           description="a station with its optional fields (selection, particulars)")
 DEFS["clusterItem"] = obj({"id": {"type": "string", "pattern": "^cluster:-?[0-9]+:[0-9]+:[0-9]+$"}, "cluster": {"const": True},
                            "count": {"type": "integer", "minimum": 2}, "latitude": ref("latitude"), "longitude": ref("longitude"),
                            "temperature": ref("temperature"), "windSpeed": ref("windSpeed"),
-                           "windDirection": ref("windDirection"), "precipitation": ref("precipitation")},
+                           "windDirection": ref("windDirection"), "precipitation": ref("precipitation"), "icon": ref("icon")},
                           ["id", "cluster", "count", "latitude", "longitude", "temperature", "windSpeed", "windDirection", "precipitation"],
                           description="PROTOCOL.md: Clustering, exactly, step 4")
 WIND = obj({"speed": NUM, "unit": {"enum": ["mph", "km/h", "kn"]}, "calm": {"type": "boolean"},
@@ -135,7 +135,7 @@ WIND = obj({"speed": NUM, "unit": {"enum": ["mph", "km/h", "kn"]}, "calm": {"typ
 DEFS["wind"] = WIND
 DEFS["annotation"] = obj({"id": NESTR, "coordinate": ref("coordinate"), "title": STR, "subtitle": STR,
                           "cluster": {"const": True}, "count": {"type": "integer", "minimum": 2},
-                          "value": nullable(NUM), "wind": ref("wind"), "stale": STALE},
+                          "value": nullable(NUM), "wind": ref("wind"), "icon": ref("icon"), "stale": STALE},
                          ["id", "coordinate", "title", "subtitle"],
                          dependentRequired={"cluster": ["count"], "count": ["cluster"]},
                          description="PROTOCOL.md: Formatting rules, exactly (Annotation)")
@@ -208,7 +208,9 @@ MESSAGES = [
             {"day": ref("day"), **SNAPINFO_SET, "count": INT0},
             ["day", "snapshot", "count", "source", "fetchedAt", "ageSeconds"], "The end marker of a snapshot", "fetch, persist -> filter, persist"),
     message("status", "status", "Fetcher output: status",
-            {"day": ref("day"), "state": {"enum": ["ok", "unchanged", "failed", "held"]}, "url": STR, "reason": STR,
+            {"day": ref("day"), "state": {"enum": ["ok", "unchanged", "failed", "held"]}, "url": STR,
+             "formats": {"type": "array", "items": {"enum": ["onx", "openweather", "darksky", "airvisual", "metar", "openmeteo", "nws"]}},
+             "reason": STR,
              "attempt": INT0, "retryIn": {"type": "number", "minimum": 0}},
             ["day", "state", "url"], "A fetch round's outcome for one day, or the filter's held-back snapshot (`held`)",
             "fetch, filter -> clients, gateway",
@@ -239,7 +241,7 @@ MESSAGES = [
             {"client": ref("client"), "id": NESTR, "day": ref("day"),
              "reason": {"enum": ["selected", "updated", "not-visible", "cleared"]}, "clear": {"type": "boolean"},
              "title": STR, "subtitle": STR, "coordinate": ref("coordinate"), "details": ref("details"),
-             "stale": STALE, **SNAPINFO_SET},
+             "icon": ref("icon"), "stale": STALE, **SNAPINFO_SET},
             ["client", "id", "day", "reason", "clear"], "The selected station's callout, or its clear", "format -> client",
             **{"if": {"properties": {"clear": {"const": False}}},
                "then": {"required": ["title", "subtitle", "coordinate", "details", "snapshot", "source", "fetchedAt", "ageSeconds"]}}),

@@ -24,6 +24,10 @@ public final class GatewayHub: @unchecked Sendable {
     private var bus: BusClient?
     private var state = State.running
     private var connections: [String: GatewayConnection] = [:]
+    /// The last `status` of each day, as it came: sent to each new connection, since a fetch writes
+    /// one only when something happens and a page opened later would otherwise never learn which
+    /// feeds are loaded (`formats`) or that one is failing (PROTOCOL.md "Gateway").
+    private var lastStatuses: [String: [UInt8]] = [:]
     /// Names accepted by an upgrade check whose connection has not registered yet, with the
     /// number of the claim (``admit(target:authorization:origin:claim:)``).
     private var claims: [String: UInt64] = [:]
@@ -88,7 +92,13 @@ public final class GatewayHub: @unchecked Sendable {
             guard let connection = lock.withLock({ connections[client] }) else { return }
             deliver(payload, to: connection, fromBus: true)
         } else if topic == "status" {
-            for connection in lock.withLock({ Array(connections.values) }) { deliver(payload, to: connection, fromBus: true) }
+            // Kept by day (a payload without a readable day is relayed, not kept).
+            let day = (try? JSONObject(storage: payload)).flatMap { try? $0.optionalEnum("day", Day.self) }
+            let all = lock.withLock { () -> [GatewayConnection] in
+                if let day { lastStatuses[day.rawValue] = payload }
+                return Array(connections.values)
+            }
+            for connection in all { deliver(payload, to: connection, fromBus: true) }
         } else if topic == "tally" {
             receiveTally(payload)
         } else if topic == "resync" {
@@ -231,14 +241,15 @@ public final class GatewayHub: @unchecked Sendable {
                   sendClose: @escaping @Sendable (Outbox.Close) -> Void) -> GatewayConnection? {
         let connection = GatewayConnection(name: name, queueCapacity: options.maxQueue, eventLoop: eventLoop,
                                            drainOnLoop: drainOnLoop, sendClose: sendClose)
-        let added = lock.withLock { () -> Bool in
-            guard state == .running, connections[name] == nil, connections.count < options.maxConnections else { return false }
+        let added = lock.withLock { () -> [[UInt8]]? in
+            guard state == .running, connections[name] == nil, connections.count < options.maxConnections else { return nil }
             claims[name] = nil
             connections[name] = connection
             book.add(name)
-            return true
+            return lastStatuses.sorted { $0.key < $1.key }.map(\.value)
         }
-        guard added else { return nil }
+        guard let statuses = added else { return nil }
+        for status in statuses { deliver(status, to: connection) }
         metrics.connections.increment()
         logger.info("client connected", metadata: ["client": "\(name)"])
         return connection

@@ -34,6 +34,10 @@ public actor FeedFetcher {
         let sources: [(location: FeedSource, format: FeedFormat)]
         /// What `status` lines name: the sources as given, joined by " + ".
         var url: String { sources.map(\.location.description).joined(separator: " + ") }
+        /// Each source's format as last resolved (`auto` until its first body): `status`'s `formats`.
+        var formats: [FeedFormat]
+        /// The formats `status` names: nothing while any is still `auto` (not yet known).
+        var formatNames: [String] { formats.contains(.auto) ? [] : formats.map(\.rawValue) }
         var poller: FeedPoller
         var latest: Latest?
         var status: StatusMessage?
@@ -63,7 +67,7 @@ public actor FeedFetcher {
                 let spec = FeedSpec(parsing: text)
                 sources.append((try FeedSource(spec.location), spec.format ?? options.format))
             }
-            feeds[day] = Feed(day: day, sources: sources, poller: FeedPoller(interval: options.interval, backoff: backoff))
+            feeds[day] = Feed(day: day, sources: sources, formats: sources.map(\.format), poller: FeedPoller(interval: options.interval, backoff: backoff))
         }
         self.client = client
         self.output = output
@@ -165,8 +169,9 @@ public actor FeedFetcher {
         return responses
     }
 
-    /// What the responses of `feed`'s sources make: one parsed feed, or why the attempt failed.
-    private func parse(_ feed: Feed, _ responses: [FetchResponse]) -> Result<(ParsedFeed, ConditionalValidators), MessageError>? {
+    /// What the responses of `feed`'s sources make: one parsed feed, or why the attempt failed
+    /// (noting each source's format as `auto` resolved it).
+    private func parse(_ feed: inout Feed, _ responses: [FetchResponse]) -> Result<(ParsedFeed, ConditionalValidators), MessageError>? {
         var parts: [(format: FeedFormat, feed: ParsedFeed)] = []
         var validators = ConditionalValidators()
         for (index, (response, source)) in zip(responses, feed.sources).enumerated() {
@@ -189,6 +194,7 @@ public actor FeedFetcher {
                         logger.info("--format auto: \(feed.day.rawValue)'s body is \(chosen.rawValue)", metadata: ["url": "\(source.location)"])
                     }
                     parts.append((chosen, parsed))
+                    feed.formats[index] = chosen
                     validators = given
                 } catch {
                     return .failure(MessageError(name + error.message))
@@ -208,7 +214,7 @@ public actor FeedFetcher {
         var parsed: ParsedFeed?
         var snapshotID = ""
         let outcome: FeedPoller.Outcome
-        switch parse(feed, responses) {
+        switch parse(&feed, responses) {
         case nil:
             outcome = .notModified
         case .failure(let error):
@@ -240,12 +246,12 @@ public actor FeedFetcher {
             OnXFeed.writeSnapshot(day: day, stations: parsed.stations, source: .feed, fetchedAt: fetchedAt, id: snapshotID, into: &writer,
                                   flush: { self.output.write(&$0) })
             feed.latest = Latest(id: snapshotID, stations: parsed.stations, fetchedAt: fetchedAt)
-            let status = StatusMessage(day: day, state: .ok, url: url)
+            let status = StatusMessage(day: day, state: .ok, url: url, formats: feed.formatNames)
             status.write(to: &writer)
             feed.status = status
             log.info("published \(snapshotID): \(parsed.stations.count) stations, \(parsed.warnings.count) warnings, \(parsed.errors.count) rejected records")
         case .unchanged(let recovered, _):
-            let status = StatusMessage(day: day, state: .unchanged, url: url)
+            let status = StatusMessage(day: day, state: .unchanged, url: url, formats: feed.formatNames)
             feed.status = status
             if var latest = feed.latest, now - latest.fetchedAt >= republishInterval {
                 // The same content, fetched again: its end marker alone with the new fetchedAt, so
@@ -264,7 +270,7 @@ public actor FeedFetcher {
                 log.debug("unchanged")
             }
         case .failed(let reason, let attempt, let retryIn):
-            let status = StatusMessage(day: day, state: .failed, url: url, reason: reason, attempt: attempt, retryIn: once ? 0 : retryIn)
+            let status = StatusMessage(day: day, state: .failed, url: url, formats: feed.formatNames, reason: reason, attempt: attempt, retryIn: once ? 0 : retryIn)
             status.write(to: &writer)
             feed.status = status
             if once {

@@ -101,6 +101,30 @@ extension GatewayProcessTests {
             for client in clients { client.close() }
         }
 
+        /// A fetch writes `status` only when something happens: a page opened later gets the last
+        /// one of each day on connecting (so it can credit the feeds its `formats` name).
+        @Test func aNewPageGetsTheLastStatusOfEachDay() throws {
+            let gw = try GatewayAlone()
+            defer { gw.stop() }
+            try gw.waitForBus()
+            let carol = WSTestClient(port: gw.port, query: "?client=carol")
+            carol.send(Self.view)
+            #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: "carol"), timeout: 15) != nil)
+            for line in [#"{"type":"status","day":"tomorrow","state":"ok","url":"t","formats":["openmeteo"]}"#,
+                         #"{"type":"status","day":"today","state":"ok","url":"a","formats":["metar"]}"#,
+                         #"{"type":"status","day":"today","state":"ok","url":"b","formats":["metar","nws"]}"#] {
+                gw.bus.publish(line)
+                #expect(carol.next(timeout: 15) { $0["type"] as? String == "status" } != nil)
+            }
+            let dave = WSTestClient(port: gw.port, query: "?client=dave")
+            defer { dave.close() }
+            let first = dave.next(timeout: 15) { $0["type"] as? String == "status" }
+            let second = dave.next(timeout: 15) { $0["type"] as? String == "status" }
+            #expect(first?["day"] as? String == "today" && first?["url"] as? String == "b" && first?["formats"] as? [String] == ["metar", "nws"])
+            #expect(second?["day"] as? String == "tomorrow" && second?["formats"] as? [String] == ["openmeteo"])
+            carol.close()
+        }
+
         @Test func idleClientsCauseNoBusTraffic() throws {
             let gw = try GatewayAlone()
             defer { gw.stop() }

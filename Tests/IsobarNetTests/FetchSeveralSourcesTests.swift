@@ -30,6 +30,8 @@ import Testing
             let statuses = messages.filter { $0.field("type").flatMap($0.string) == "status" }
             #expect(statuses.compactMap { $0.field("url").flatMap($0.string) }.first
                     == TestSupport.fixture(.today) + " + " + Self.feed("darksky.json") + " + " + Self.feed("airvisual.json") + " + " + Self.feed("openweather-group.json"))
+            // Each source's format, in source order: what the web map's About credits.
+            #expect(try statuses.map { try StatusMessage(from: $0).formats } == [["onx", "darksky", "airvisual", "openweather"], ["onx", "darksky"]])
             let warnings = messages.filter { $0.field("type").flatMap($0.string) == "warning" }
             #expect(warnings.count == 5 && warnings.allSatisfy { $0.field("id").flatMap($0.string)?.hasPrefix("onx:") == true })
             // The same files again: the same snapshot ids (ids are stable), nothing published.
@@ -56,5 +58,19 @@ import Testing
         #expect(FeedSpec(parsing: "darksky+https://x.example/f.json") == FeedSpec(format: .darksky, location: "https://x.example/f.json"))
         #expect(FeedSpec(parsing: "https://x.example/f.json").format == nil)
         #expect(FeedSpec(parsing: "git+ssh://x").format == nil)
+    }
+
+    /// `--format auto` names the format each body turned out to be, from the first fetch on.
+    @Test func statusNamesTheFormatsAutoResolvedTo() async throws {
+        var options = FetchOptions(today: Self.feed("metar.json"), tomorrow: Self.feed("openmeteo.json"), once: true)
+        options.format = .auto
+        options.moreToday = ["auto+" + Self.feed("nws.json")]
+        try await TestSupport.withFetcher(options) { fetcher, output throws in
+            #expect(await fetcher.round())
+            let statuses = try output.statuses()
+            #expect(statuses.map(\.day) == [.today, .tomorrow])
+            #expect(statuses.map(\.formats) == [["metar", "nws"], ["openmeteo"]])
+            #expect(statuses.map(\.state) == [.ok, .ok])
+        }
     }
 }

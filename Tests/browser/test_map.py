@@ -23,6 +23,7 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+import conditions_checks
 import layout_checks
 
 INITIAL = {"latitude": 40.924, "longitude": -108.0955, "latitudeDelta": 25.0, "longitudeDelta": 20.0}
@@ -221,6 +222,8 @@ def main():
     parser.add_argument("--axe-dir", default=None, help="a directory holding axe_selenium_python (pip --target)")
     parser.add_argument("--offline", default=None, metavar="SIGNAL_DIR",
                         help="the offline start: browser.sh stops and starts the gateway on signals in SIGNAL_DIR")
+    parser.add_argument("--conditions", action="store_true",
+                        help="the pipeline runs `--sample-formats all`: the conditions field's icons and the feeds' credits")
     parser.add_argument("--stored", action="store_true",
                         help="the pipeline runs on stored data with its feed failing: expect 'stored data' and 'feed offline'")
     args = parser.parse_args()
@@ -240,6 +243,8 @@ def main():
     try:
         if args.offline:
             layout_checks.run_offline(sys.modules[__name__], driver, args, fixtures)
+        elif args.conditions:
+            conditions_checks.run_conditions(sys.modules[__name__], driver, args)
         else:
             (run_stored if args.stored else run)(driver, args, fixtures, names)
     except Exception as e:  # a crash in the test is a failure, with the page's console for context

@@ -16,6 +16,8 @@
 # centred; denied: the message), axe-core (PyPI axe-selenium-python, installed into .build/pydeps:
 # no serious or critical violation); and the offline start (the gateway stopped under the page,
 # the page reloaded when the gateway serves sw.js, the gateway back: live again without a reload).
+# Then `--sample-formats all`: the conditions field's icons (markers, legend, callout) and About's
+# and the attribution's credits for the feeds loaded (Tests/browser/conditions_checks.py).
 # Screenshots go to .build/screenshots/ (and docs/ with ISOBAR_SCREENSHOT_DOCS=1). Exits non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -57,7 +59,7 @@ awk -F'\t' '$9 == "KR" || ($5 > 36 && $5 < 49 && $6 > -106 && $6 < -90)' data/pl
 start_up() {
   local started
   started=$(date +%s%N)
-  "$bin" up --sample --sample-port "$feed" --gateway "127.0.0.1:$gateway" --data-dir "$work/data" --places "$places" "$@" >>"$work/up.log" 2>&1 &
+  "$bin" up --sample --sample-port "$feed" --gateway "127.0.0.1:$gateway" --data-dir "${data_dir:-$work/data}" --places "$places" "$@" >>"$work/up.log" 2>&1 &
   up=$!
   for _ in $(seq 1 300); do
     kill -0 "$up" 2>/dev/null || fail "isobar up exited early"
@@ -110,5 +112,13 @@ stop_up
 start_up --today "http://127.0.0.1:$feed/today.json?fault=500" --tomorrow "http://127.0.0.1:$feed/tomorrow.json?fault=500" --backoff-cap 1
 "$python" Tests/browser/test_map.py --url "$url" --fixtures Fixtures --screenshots .build/screenshots --stored \
   || fail "the web map on stored data failed in the browser"
+stop_up
+
+# 3. Every sample format at once (onX has no icons; the others do): the conditions field's icons in
+# markers, legend and callout, and About and the attribution crediting METAR, Open-Meteo and NWS
+# in their own words (Tests/browser/conditions_checks.py). Its own data directory.
+data_dir="$work/data-all" start_up --sample-formats all
+"$python" Tests/browser/test_map.py --url "$url" --fixtures Fixtures --screenshots .build/screenshots --conditions "${docs[@]}" \
+  || fail "the conditions field or the feeds' credits failed in the browser"
 stop_up
 echo "browser: ok" >&2

@@ -14,7 +14,8 @@ run filter --disputed -- "$bin" filter
 run format --disputed -- "$bin" format
 run fetch --disputed -- "$bin" fetch
 run places --disputed -- "$bin" places
-run format --only 'formatting-rules-exactly/*-en' --only 'formatting-rules-exactly/wind-knots' \
+run format --only 'formatting-rules-exactly/temperature-en' --only 'formatting-rules-exactly/wind-en' \
+  --only 'formatting-rules-exactly/precipitation-en' --only 'formatting-rules-exactly/wind-knots' \
   --only 'formatting-rules-exactly/diff-and-stale' --only 'formatting-rules-exactly/no-snapshot' \
   --only 'lines/*' --only 'errors/*' -- python3 examples/format.py
 out=$(mktemp)

@@ -10,14 +10,14 @@
 enum AnnotationItemScan {
     /// The item keys the reader knows, in the order of their bits in `seen`.
     private enum Key: Int {
-        case id, coordinate, title, subtitle, cluster, count, value, wind, stale
+        case id, coordinate, title, subtitle, cluster, count, value, wind, stale, icon
 
         /// The key spelled by `length` bytes at `start`, or nil.
         static func find(_ start: UnsafeRawPointer, _ length: Int) -> Key? {
             func equal(_ name: StaticString) -> Bool { memcmp(start, name.utf8Start, length) == 0 }
             switch length {
             case 2: return equal("id") ? .id : nil
-            case 4: return equal("wind") ? .wind : nil
+            case 4: return equal("wind") ? .wind : equal("icon") ? .icon : nil
             case 5: return equal("title") ? .title : equal("count") ? .count : equal("value") ? .value : equal("stale") ? .stale : nil
             case 7: return equal("cluster") ? .cluster : nil
             case 8: return equal("subtitle") ? .subtitle : nil
@@ -70,7 +70,7 @@ enum AnnotationItemScan {
                 case (.wind, _): break
                 default: return nil
                 }
-            case .subtitle, .cluster, .value, .wind:
+            case .subtitle, .cluster, .value, .wind, .icon:
                 // Not kept by the set: only validated (any kind, as the general reader does).
                 guard (try? scanner.scanValue(depth: 3)) != nil else { return nil }
             case .id, .title, .count, .stale:

@@ -409,6 +409,7 @@ public final class FilterEngine {
                 for position in stations {
                     out.objectStart()
                     all[Int(position)].writeMembers(to: &out)
+                    all[Int(position)].writeIcon(to: &out)
                     let stale = uniform ?? threshold.map { StaleClock.isStale(all[Int(position)], threshold: $0, fetchedAt: fetchedAt) } ?? false
                     if stale { out.key("stale"); out.bool(true) }
                     out.objectEnd()

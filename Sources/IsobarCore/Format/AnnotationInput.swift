@@ -20,6 +20,8 @@ struct AnnotationInput {
     var windSpeed: Double?
     var windDirection: Double?
     var precipitation: Double?
+    /// The station's icon, or a cluster's most common one (the `conditions` field's title).
+    var icon: WeatherIcon?
     /// A cluster's station count; nil for a station.
     var clusterCount: Int?
     /// Where a station's name lies as quoted bytes when plain; else nil and `name` (empty when absent).
@@ -28,7 +30,7 @@ struct AnnotationInput {
     var stale: Bool
 
     /// Reads a parsed item; throws the message a client sees for the first field that is wrong
-    /// (in this order: cluster, id, coordinate, the four values, count or name, stale).
+    /// (in this order: cluster, id, coordinate, the four values, icon, count or name, stale).
     init(item: JSONObject) throws(MessageError) {
         let isCluster = try item.optionalBool("cluster") ?? false
         plainID = Self.plainString(item, item.field("id"), maxLength: 256)
@@ -40,6 +42,7 @@ struct AnnotationInput {
         windSpeed = try item.optionalNumber("windSpeed")
         windDirection = try item.optionalNumber("windDirection")
         precipitation = try item.optionalNumber("precipitation")
+        icon = try item.optionalEnum("icon", WeatherIcon.self)
         if isCluster {
             guard let count = try item.optionalInt("count"), count > 0 else { throw MessageError("a cluster needs a positive \"count\"") }
             clusterCount = count
@@ -55,7 +58,7 @@ struct AnnotationInput {
 
     private init(plainID: Range<Int>, coordinate: Coordinate, latitudeText: Range<Int>, longitudeText: Range<Int>,
                  temperature: Double?, windSpeed: Double?, windDirection: Double?, precipitation: Double?,
-                 clusterCount: Int?, plainName: Range<Int>?, name: String, stale: Bool) {
+                 icon: WeatherIcon?, clusterCount: Int?, plainName: Range<Int>?, name: String, stale: Bool) {
         self.plainID = plainID
         id = ""
         self.coordinate = coordinate
@@ -65,6 +68,7 @@ struct AnnotationInput {
         self.windSpeed = windSpeed
         self.windDirection = windDirection
         self.precipitation = precipitation
+        self.icon = icon
         self.clusterCount = clusterCount
         self.plainName = plainName
         self.name = name
@@ -89,14 +93,14 @@ struct AnnotationInput {
 
     /// The item keys the formatter knows, in the order of `scan`'s slots.
     private enum Key: Int, CaseIterable {
-        case id, name, latitude, longitude, temperature, windSpeed, windDirection, precipitation, cluster, count, stale
+        case id, name, latitude, longitude, temperature, windSpeed, windDirection, precipitation, cluster, count, stale, icon
 
         /// The key spelled by `length` bytes at `start`, or nil.
         static func find(_ start: UnsafeRawPointer, _ length: Int) -> Key? {
             func equal(_ name: StaticString) -> Bool { memcmp(start, name.utf8Start, length) == 0 }
             switch length {
             case 2: return equal("id") ? .id : nil
-            case 4: return equal("name") ? .name : nil
+            case 4: return equal("name") ? .name : equal("icon") ? .icon : nil
             case 5: return equal("count") ? .count : equal("stale") ? .stale : nil
             case 7: return equal("cluster") ? .cluster : nil
             case 8: return equal("latitude") ? .latitude : nil
@@ -125,7 +129,7 @@ struct AnnotationInput {
     static func scan(_ scanner: inout JSONScanner) -> AnnotationInput? {
         guard scanner.peek() == UInt8(ascii: "{"), let base = scanner.bytes.baseAddress, scanner.bytes.count < Int(Int32.max) else { return nil }
         scanner.index += 1
-        var fields = InlineArray<11, Slot>(repeating: Slot())  // one slot per `Key`, on the stack
+        var fields = InlineArray<12, Slot>(repeating: Slot())  // one slot per `Key`, on the stack
         scanner.skipWhitespace()
         guard scanner.peek() != UInt8(ascii: "}") else { return nil }
         while true {
@@ -154,7 +158,7 @@ struct AnnotationInput {
     /// The checks of `init(item:)` on the slots `scan` filled; nil where that init would throw or
     /// would decode a string (which it then does, with the whole line).
     @inline(__always)
-    private static func read(_ fields: borrowing InlineArray<11, Slot>, _ bytes: UnsafeRawBufferPointer) -> AnnotationInput? {
+    private static func read(_ fields: borrowing InlineArray<12, Slot>, _ bytes: UnsafeRawBufferPointer) -> AnnotationInput? {
         /// nil: absent or null (`.some(nil)`); a finite number; or not acceptable (nil).
         func number(_ key: Key) -> Double?? {
             guard let field = fields[key.rawValue].field, field.kind != .null else { return .some(nil) }
@@ -175,6 +179,14 @@ struct AnnotationInput {
               let longitudeValue = number(.longitude), let longitude = longitudeValue, (-180...180).contains(longitude),
               let temperature = number(.temperature), let windSpeed = number(.windSpeed),
               let windDirection = number(.windDirection), let precipitation = number(.precipitation) else { return nil }
+        var icon: WeatherIcon?
+        if let field = fields[Key.icon.rawValue].field, field.kind != .null {
+            // Only a plain vocabulary word; anything else takes the general path and its message.
+            guard field.kind == .string, let plain = plainString(bytes, field, maxLength: 32),
+                  let word = WeatherIcon(rawValue: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(plain.lowerBound + 1)..<(plain.upperBound - 1)]), as: UTF8.self))
+            else { return nil }
+            icon = word
+        }
         var clusterCount: Int?
         var plainName: Range<Int>?
         var name = ""
@@ -190,7 +202,7 @@ struct AnnotationInput {
         return AnnotationInput(plainID: plainID, coordinate: Coordinate(latitude: latitude, longitude: longitude),
                                latitudeText: latitudeField.valueRange, longitudeText: longitudeField.valueRange,
                                temperature: temperature, windSpeed: windSpeed, windDirection: windDirection,
-                               precipitation: precipitation, clusterCount: clusterCount,
+                               precipitation: precipitation, icon: icon, clusterCount: clusterCount,
                                plainName: plainName, name: name, stale: stale == true)
     }
 }

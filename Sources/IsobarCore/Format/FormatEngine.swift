@@ -119,7 +119,7 @@ public struct FormatEngine: Sendable {
         out.continuing(#","longitude":"#)
         writeNumber(item.coordinate.longitude, text: UnsafeRawBufferPointer(rebasing: bytes[item.longitudeText]), into: &out)
         writeRest(temperature: item.temperature, windSpeed: item.windSpeed, windDirection: item.windDirection,
-                  precipitation: item.precipitation, clusterCount: item.clusterCount, stale: item.stale, titles: titles, into: &out,
+                  precipitation: item.precipitation, icon: item.icon, clusterCount: item.clusterCount, stale: item.stale, titles: titles, into: &out,
                   subtitle: item.plainName.map { .quoted(UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? .text(item.name))
     }
 
@@ -129,7 +129,7 @@ public struct FormatEngine: Sendable {
         out.continuing(#","coordinate":{"latitude":"#); out.number(cluster.coordinate.latitude + 0.0)
         out.continuing(#","longitude":"#); out.number(cluster.coordinate.longitude + 0.0)
         writeRest(temperature: read(cluster.temperature), windSpeed: read(cluster.windSpeed), windDirection: read(cluster.windDirection),
-                  precipitation: read(cluster.precipitation), clusterCount: cluster.count, stale: false, titles: titles, into: &out,
+                  precipitation: read(cluster.precipitation), icon: cluster.icon, clusterCount: cluster.count, stale: false, titles: titles, into: &out,
                   subtitle: .text(""))
     }
 
@@ -145,10 +145,11 @@ public struct FormatEngine: Sendable {
     /// the caller writes it); a cluster's when `clusterCount` is set (`subtitle` unused).
     @inline(__always)
     static func writeRest(temperature: Double?, windSpeed: Double?, windDirection: Double?, precipitation: Double?,
-                          clusterCount: Int?, stale: Bool, titles: TitleFormatter, into out: inout JSONWriter,
+                          icon: WeatherIcon?, clusterCount: Int?, stale: Bool, titles: TitleFormatter, into out: inout JSONWriter,
                           subtitle: AnnotationSubtitle) {
         out.continuing(#"},"title":"#)
-        out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation))
+        out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation,
+                                icon: icon))
         if let count = clusterCount {
             out.continuing(#","subtitle":"#); out.string(titles.stationsLabel(count))
             out.continuing(#","cluster":true,"count":"#); out.int(count)
@@ -166,6 +167,8 @@ public struct FormatEngine: Sendable {
             out.continuing(#","value":"#); out.number(precipitation)
         case .wind:
             titles.writeWind(speed: windSpeed, direction: windDirection, into: &out)
+        case .conditions:
+            if let icon { out.continuing(#","icon":"#); out.string(icon.rawValue) }
         }
         if stale { out.continuing(#","stale":true"#) }
         out.objectEnd()
@@ -186,7 +189,7 @@ public struct FormatEngine: Sendable {
         let titles = TitleFormatter(selection.presentation.resolved(defaults))
         let content = selection.station.map { calloutContent($0, titles: titles, day: selection.day) }
         Callout(client: selection.client, id: selection.id, day: selection.day, reason: selection.reason, content: content,
-                stale: selection.stale, snapshot: selection.snapshot).write(to: &out)
+                icon: selection.station?.details?.icon, stale: selection.stale, snapshot: selection.snapshot).write(to: &out)
     }
 
     /// Carries the data's provenance through, so clients can show "stored data, 3 h old".
@@ -217,7 +220,7 @@ extension Station {
         out.continuing(#","longitude":"#); out.number(coordinate.longitude + 0.0)
         FormatEngine.writeRest(temperature: FormatEngine.read(temperature), windSpeed: FormatEngine.read(windSpeed),
                                windDirection: FormatEngine.read(windDirection), precipitation: FormatEngine.read(precipitation),
-                               clusterCount: nil, stale: stale, titles: titles, into: &out, subtitle: .text(name))
+                               icon: details?.icon, clusterCount: nil, stale: stale, titles: titles, into: &out, subtitle: .text(name))
     }
 }
 

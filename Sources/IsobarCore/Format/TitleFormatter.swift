@@ -8,9 +8,12 @@ public struct TitleFormatter: Sendable {
         phrases = Phrases.of(presentation.locale)
     }
 
-    /// The annotation title: "46°", "7 mph W →", "calm", "40%", or "" when the value is unknown.
-    public func title(temperature: Double?, windSpeed: Double?, windDirection: Double?, precipitation: Double?) -> String {
+    /// The annotation title: "46°", "7 mph W →", "calm", "40%", "Rain", or "" when the value is unknown.
+    public func title(temperature: Double?, windSpeed: Double?, windDirection: Double?, precipitation: Double?,
+                      icon: WeatherIcon? = nil) -> String {
         switch presentation.field {
+        case .conditions:
+            return icon?.word(presentation.locale) ?? ""
         case .temperature:
             guard let value = self.temperature(temperature) else { return "" }
             return phrases.number(value, digits: 0) + "°"
@@ -32,7 +35,7 @@ public struct TitleFormatter: Sendable {
 
     public func title(_ station: Station) -> String {
         title(temperature: station.temperature, windSpeed: station.windSpeed,
-              windDirection: station.windDirection, precipitation: station.precipitation)
+              windDirection: station.windDirection, precipitation: station.precipitation, icon: station.details?.icon)
     }
 
     /// The temperature in the presentation's unit.

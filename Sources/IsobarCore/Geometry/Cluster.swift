@@ -10,6 +10,9 @@ public struct Cluster: Sendable, Equatable {
     public var windSpeed: Double?
     public var windDirection: Double?
     public var precipitation: Double?
+    /// The most common icon among the members that report one (ties: the earlier in the
+    /// vocabulary); nil when none does.
+    public var icon: WeatherIcon?
 
     /// `cluster:<level>:<row>:<column>` of the fixed grid cell it aggregates. Stable while the
     /// client pans at one zoom, so panning moves only the clusters at the edges.
@@ -60,7 +63,7 @@ public struct Cluster: Sendable, Equatable {
     }
 
     public init(key: UInt64, count: Int, coordinate: Coordinate, temperature: Double? = nil, windSpeed: Double? = nil,
-                windDirection: Double? = nil, precipitation: Double? = nil) {
+                windDirection: Double? = nil, precipitation: Double? = nil, icon: WeatherIcon? = nil) {
         self.key = key
         self.count = count
         self.coordinate = coordinate
@@ -68,6 +71,7 @@ public struct Cluster: Sendable, Equatable {
         self.windSpeed = windSpeed
         self.windDirection = windDirection
         self.precipitation = precipitation
+        self.icon = icon
     }
 
     /// Reads a cluster element of a `visible` upsert (the members ``writeMembers(to:)`` writes).
@@ -77,7 +81,8 @@ public struct Cluster: Sendable, Equatable {
         guard let count = try object.optionalInt("count"), count > 0 else { throw MessageError("a cluster needs a positive \"count\"") }
         self.init(key: key, count: count, coordinate: try Coordinate(from: object),
                   temperature: try object.optionalNumber("temperature"), windSpeed: try object.optionalNumber("windSpeed"),
-                  windDirection: try object.optionalNumber("windDirection"), precipitation: try object.optionalNumber("precipitation"))
+                  windDirection: try object.optionalNumber("windDirection"), precipitation: try object.optionalNumber("precipitation"),
+                  icon: try object.optionalEnum("icon", WeatherIcon.self))
     }
 
     public var fingerprint: UInt64 {
@@ -90,6 +95,8 @@ public struct Cluster: Sendable, Equatable {
         hash.add(windSpeed)
         hash.add(windDirection)
         hash.add(precipitation)
+        // Only a cluster with an icon hashes it: an icon-less cluster's fingerprint is unchanged.
+        if let icon { hash.add(icon.rawValue) }
         return hash.value
     }
 
@@ -103,5 +110,6 @@ public struct Cluster: Sendable, Equatable {
         writer.key("windSpeed"); writer.number(windSpeed)
         writer.key("windDirection"); writer.number(windDirection)
         writer.key("precipitation"); writer.number(precipitation)
+        if let icon { writer.key("icon"); writer.string(icon.rawValue) }
     }
 }

@@ -45,7 +45,8 @@ struct ClusterAccumulator {
             temperature: Self.mean(sums.temperatureSum, sums.temperatureCount),
             windSpeed: Self.mean(sums.windSpeedSum, sums.windSpeedCount),
             windDirection: direction,
-            precipitation: Self.mean(sums.precipitationSum, sums.precipitationCount))
+            precipitation: Self.mean(sums.precipitationSum, sums.precipitationCount),
+            icon: sums.icons.mostCommon)
     }
 
     private static func mean(_ sum: Double, _ count: Int32) -> Double? {

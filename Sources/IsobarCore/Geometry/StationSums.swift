@@ -29,6 +29,8 @@ struct StationSums: Sendable {
     var windX = 0.0
     var windY = 0.0
     var precipitationSum = 0.0
+    /// The members' icons, where their feed gives one (a cluster's `icon`).
+    var icons = IconTally()
 
     /// Adds one station at `latitude`, `longitude` (as the caller wants it summed). Takes the
     /// station by address: a `Station` value (even `borrowing`) was copied here, retaining and
@@ -40,6 +42,7 @@ struct StationSums: Sendable {
         longitudeSum += longitude
         if let t = address.pointee.temperature { temperatureSum += t; temperatureCount += 1 }
         if let p = address.pointee.precipitation { precipitationSum += p; precipitationCount += 1 }
+        if let icon = address.pointee.details?.icon { icons.add(icon) }
         if let s = address.pointee.windSpeed {
             windSpeedSum += s
             windSpeedCount += 1
@@ -68,5 +71,6 @@ struct StationSums: Sendable {
         windCount += other.windCount
         precipitationSum += other.precipitationSum
         precipitationCount += other.precipitationCount
+        icons.add(other.icons)
     }
 }

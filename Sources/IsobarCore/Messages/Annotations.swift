@@ -73,10 +73,13 @@ public struct Annotations: Sendable, Equatable {
         public var value: Double?
         /// The wind field's value; nil for the other fields and when the speed is unknown.
         public var wind: Wind?
+        /// The conditions field's icon (a station's, a cluster's most common); nil for the other
+        /// fields and where no icon is known.
+        public var icon: WeatherIcon?
         public var stale: Bool
 
         public init(id: String, coordinate: Coordinate, title: String, subtitle: String, count: Int? = nil, value: Double? = nil,
-                    wind: Wind? = nil, stale: Bool = false) {
+                    wind: Wind? = nil, icon: WeatherIcon? = nil, stale: Bool = false) {
             self.id = id
             self.coordinate = coordinate
             self.title = title
@@ -84,6 +87,7 @@ public struct Annotations: Sendable, Equatable {
             self.count = count
             self.value = value
             self.wind = wind
+            self.icon = icon
             self.stale = stale
         }
 
@@ -105,11 +109,13 @@ public struct Annotations: Sendable, Equatable {
             } else {
                 wind = nil
             }
+            icon = try object.optionalEnum("icon", WeatherIcon.self)
             stale = try object.optionalBool("stale") ?? false
         }
 
         /// The element as the formatter writes it for a client showing `field`: `value` (maybe
-        /// null) for temperature and precipitation, `wind` (when known) for wind.
+        /// null) for temperature and precipitation, `wind` (when known) for wind, `icon` (when
+        /// known) for conditions.
         public func write(to writer: inout JSONWriter, field: Field) {
             writer.objectStart()
             writer.key("id"); writer.string(id)
@@ -125,6 +131,8 @@ public struct Annotations: Sendable, Equatable {
                 writer.key("value"); writer.number(value)
             case .wind:
                 if let wind { writer.key("wind"); wind.write(to: &writer) }
+            case .conditions:
+                if let icon { writer.key("icon"); writer.string(icon.rawValue) }
             }
             if stale { writer.key("stale"); writer.bool(true) }
             writer.objectEnd()

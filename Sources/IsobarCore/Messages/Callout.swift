@@ -80,16 +80,19 @@ public struct Callout: Sendable, Equatable {
     public var reason: String
     /// The popup's content; nil: close the popup (`"clear":true`, nothing else follows).
     public var content: Content?
+    /// The station's weather icon, where its feed gives one (after the lines; PROTOCOL.md "callout").
+    public var icon: WeatherIcon?
     public var stale: Bool
     public var snapshot: SnapshotInfo
 
-    public init(client: String, id: String, day: Day, reason: String, content: Content?, stale: Bool = false,
-                snapshot: SnapshotInfo = .none) {
+    public init(client: String, id: String, day: Day, reason: String, content: Content?, icon: WeatherIcon? = nil,
+                stale: Bool = false, snapshot: SnapshotInfo = .none) {
         self.client = client
         self.id = id
         self.day = day
         self.reason = reason
         self.content = content
+        self.icon = content == nil ? nil : icon
         self.stale = stale
         self.snapshot = snapshot
     }
@@ -101,6 +104,7 @@ public struct Callout: Sendable, Equatable {
         reason = try object.optionalString("reason") ?? ""
         guard let clear = try object.optionalBool("clear") else { throw MessageError("missing required field \"clear\"") }
         content = clear ? nil : try Content(from: object)
+        icon = clear ? nil : try object.optionalEnum("icon", WeatherIcon.self)
         stale = try object.optionalBool("stale") ?? false
         snapshot = try SnapshotInfo(from: object)
     }
@@ -115,6 +119,7 @@ public struct Callout: Sendable, Equatable {
         writer.key("clear"); writer.bool(content == nil)
         if let content {
             content.writeMembers(to: &writer)
+            if let icon { writer.key("icon"); writer.string(icon.rawValue) }
             if stale { writer.key("stale"); writer.bool(true) }
             snapshot.writeMembers(to: &writer)
         }

@@ -3,9 +3,9 @@ public enum Day: String, Sendable, CaseIterable, Hashable {
     case today, tomorrow
 }
 
-/// Which value an annotation's title shows.
+/// Which value an annotation's title shows: `conditions` is the weather icon's word (and the icon).
 public enum Field: String, Sendable, CaseIterable {
-    case temperature, wind, precipitation
+    case temperature, wind, precipitation, conditions
 }
 
 /// Unit system for titles and callouts: imperial (°F, mph) or metric (°C, km/h).

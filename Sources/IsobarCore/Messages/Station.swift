@@ -96,6 +96,13 @@ public struct Station: Sendable, Equatable {
         writer.key("precipitation"); writer.number(precipitation)
     }
 
+    /// `"icon":…` when the feed gives one (a `visible` item's, after `writeMembers`): what the
+    /// `conditions` field shows. Nothing for a station without one.
+    @inline(__always)
+    public func writeIcon(to writer: inout JSONWriter) {
+        if let icon = details?.icon { writer.key("icon"); writer.string(icon.rawValue) }
+    }
+
     /// Writes the known optional fields (see `StationDetails`) after `writeMembers`: on `station`
     /// lines and wherever a client gets everything about one station, not on the hot `visible` path.
     public func writeDetails(to writer: inout JSONWriter) {

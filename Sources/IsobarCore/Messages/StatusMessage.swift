@@ -9,6 +9,10 @@ public struct StatusMessage: Sendable, Equatable {
     public var day: Day
     public var state: State
     public var url: String
+    /// The format of each source, in source order (`--format auto` as it resolved): what the data
+    /// comes from, so a client can give each its credit (PROTOCOL.md "status"). Empty: not known
+    /// (the filter's `held`; an `auto` source before its first body); written only when known.
+    public var formats: [String]
     /// Why it failed (empty when ok).
     public var reason: String
     /// Consecutive failures so far (0 when ok).
@@ -16,10 +20,11 @@ public struct StatusMessage: Sendable, Equatable {
     /// Seconds until the next attempt.
     public var retryIn: Double
 
-    public init(day: Day, state: State, url: String, reason: String = "", attempt: Int = 0, retryIn: Double = 0) {
+    public init(day: Day, state: State, url: String, formats: [String] = [], reason: String = "", attempt: Int = 0, retryIn: Double = 0) {
         self.day = day
         self.state = state
         self.url = url
+        self.formats = formats
         self.reason = reason
         self.attempt = attempt
         self.retryIn = retryIn
@@ -31,6 +36,15 @@ public struct StatusMessage: Sendable, Equatable {
         self.day = day
         self.state = state
         url = try object.optionalString("url") ?? ""
+        var formats: [String] = []
+        if let field = object.field("formats") {
+            guard field.kind == .array else { throw MessageError("field \"formats\" must be an array of strings") }
+            for element in object.arrayElements(field) {
+                guard element.kind == .string else { throw MessageError("field \"formats\" must be an array of strings") }
+                formats.append(JSONDecodingAccess.string(object.storage, element.range))
+            }
+        }
+        self.formats = formats
         reason = try object.optionalString("reason") ?? ""
         attempt = try object.optionalInt("attempt") ?? 0
         retryIn = try object.optionalNumber("retryIn") ?? 0
@@ -42,6 +56,12 @@ public struct StatusMessage: Sendable, Equatable {
         writer.key("day"); writer.string(day.rawValue)
         writer.key("state"); writer.string(state.rawValue)
         writer.key("url"); writer.string(url)
+        if !formats.isEmpty {
+            writer.key("formats")
+            writer.arrayStart()
+            for format in formats { writer.string(format) }
+            writer.arrayEnd()
+        }
         writer.key("reason"); writer.string(reason)
         writer.key("attempt"); writer.int(attempt)
         writer.key("retryIn"); writer.number((retryIn * 1000).rounded() / 1000)

@@ -27,12 +27,14 @@ public struct Visible: Sendable, Equatable {
             }
         }
 
-        /// The element as the filter writes it (stations without their details: the hot path).
+        /// The element as the filter writes it (stations without their details, the hot path, but
+        /// with their `icon` where the feed gives one: the `conditions` field's title).
         public func write(to writer: inout JSONWriter) {
             writer.objectStart()
             switch self {
             case .station(let station, let stale):
                 station.writeMembers(to: &writer)
+                station.writeIcon(to: &writer)
                 if stale { writer.key("stale"); writer.bool(true) }
             case .cluster(let cluster):
                 cluster.writeMembers(to: &writer)
