@@ -8,7 +8,7 @@ error message, output is flushed after every message. Titles: temperature ("46°
 wind ("7 mph W →"), precipitation ("40%"); "" when unknown; beside each title the numbers
 (`value`, or `wind` with speed, unit, calm and direction). English only; callouts are partial.
 It passes the conformance vectors of what it implements (scripts/checks/conformance.sh):
-    python3 scripts/conformance.py format --only 'formatting-rules-exactly/*-en' -- python3 examples/format.py
+    isobar conformance format --only 'formatting-rules-exactly/*-en' -- python3 examples/format.py
 """
 import json
 import math

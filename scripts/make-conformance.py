@@ -6,7 +6,7 @@ Each vector: `description`, `section` (the PROTOCOL.md section it checks), `stag
 command-line arguments; `{repo}` is the repository, `{files}` a directory holding `files`),
 `input` (NDJSON lines: an object is written compactly, a string as it is), `expected` (the output
 lines, as objects) and, when the binary disagrees with PROTOCOL.md, `disputed` (what differs;
-scripts/conformance.py skips such vectors unless --disputed). Review the output against
+`isobar conformance` skips such vectors unless --disputed). Review the output against
 PROTOCOL.md before committing it: a vector is a claim about the contract, not just a recording.
 """
 import hashlib
@@ -124,6 +124,8 @@ vector(F, "Client contract: viewport", "no-data-new-client",
        [vp()])
 vector(F, "Client contract: viewport", "no-data-with-version", "A client reporting a version while there is no data: no answer (no blank map), then the full set once data arrives.",
        [vp(version=5), *snap(GRID)])
+vector(F, "Client contract: viewport", "no-data-changes", "No snapshot of the day: each viewport without a version gets an empty full set, a changed viewport with a version the next one; version 0 (new client or not) gets nothing (issue 29 item 14).",
+       [vp(), vp(), vp(lat=3, version=1), vp(client="bob", lat=3, version=0), vp(lat=3, version=0)])
 vector(F, "Client contract: viewport", "field-toggle-full", "A change of field answers with a full set; a limit change with a diff.",
        [*snap(GRID), vp(), vp(field="wind", version=1), vp(field="wind", limit=3, version=2)])
 vector(F, "Client contract: viewport", "presentation-keys", "units, windUnit and locale set by the client appear in visible, only when set.",
@@ -139,10 +141,23 @@ vector(F, "Client contract: select", "leaves-view", "A selected station that lea
 vector(F, "Client contract: select", "before-viewport", "select before any viewport is an error, even with id null.",
        [*snap(GRID), {"type": "select", "client": "alice", "id": None}])
 
+vector(F, "Client contract: select", "null-and-missing-id", "A missing id is null; with nothing selected, select null sends nothing; a known but hidden id gives not-visible; a full answer re-sends the selection (issue 29 item 9).",
+       [*snap(GRID + [st("FAR", 40, 40)]), vp(), {"type": "select", "client": "alice", "id": None}, {"type": "select", "client": "alice"},
+        {"type": "select", "client": "alice", "id": "FAR"}, {"type": "select", "client": "alice", "id": "A"}, vp(version=0)])
+vector(F, "Client contract: select", "selection-presentation-keys", "selection carries the client's presentation keys after ageSeconds, as its viewport set them (issue 29 item 6).",
+       [*snap(GRID), vp(field="wind", units="metric", windUnit="knots", locale="sk"), {"type": "select", "client": "alice", "id": "A"}])
+
 vector(F, "Client contract: resync", "client-resync", "resync with a client: its full set again with the next version.",
        [*snap(GRID), vp(), {"type": "resync", "client": "alice", "reason": "version gap"}])
 vector(F, "Client contract: resync", "bare-resync-consumed", "A bare resync is for the publishers: the filter writes nothing for it.",
        [*snap(GRID), vp(), {"type": "resync", "reason": "filter started"}])
+
+vector(F, "Client contract: resync", "unknown-client", "resync for a client the filter does not know (no viewport) is an error to it (issue 29 item 9).",
+       [*snap(GRID), {"type": "resync", "client": "bob", "reason": "version gap"}])
+vector(F, "Client contract: viewport", "client-names", "A client name may contain `/` and any characters up to 256 bytes; 257 bytes is an error (issue 29 item 13).",
+       [*snap(GRID), vp(client="team/alice ü"), vp(client="x" * 256, dlat=1, dlon=1), vp(client="y" * 257)])
+vector(F, "Client contract: viewport", "integer-bounds", "Integer fields must be whole numbers below 9e15: limit 9e15 is a wrong type, 8999999999999999 out of range, version over 10^15 out of range (issue 29 item 10).",
+       [*snap(GRID), vp(limit=9000000000000000), vp(limit=8999999999999999), vp(version=1000000000000001), vp(limit=2.5)])
 
 CROWD = [st(f"S{i:02d}", -20 + (i % 8) * 5.5, -20 + (i // 8) * 5.5, 40 + i, i % 7, (i * 37) % 360, (i * 13) % 101) for i in range(40)]
 vector(F, "Clustering, exactly", "limit-clusters", "More stations than limit: clusters on the fixed grid, stations first, then clusters.",
@@ -159,6 +174,9 @@ vector(F, "Clustering, exactly", "cluster-icon", "A station's icon goes with its
 
 vector(F, "Gateways: idle clients at no cost", "lease-tally", "A lease is answered by a tally with the filter's count and digest over that gateway's clients.",
        [*snap(GRID), vp(gateway="gw-1", ref=1), {"type": "lease", "gateway": "gw-1", "clients": 1, "digest": "0000000000000000"}])
+vector(F, "Gateways: idle clients at no cost", "leave-other-gateway", "A leave naming a gateway is ignored for a client whose latest viewport named another gateway or none: its select still works (issue 29 item 8).",
+       [*snap(GRID), vp(), {"type": "leave", "client": "alice", "gateway": "gw-1"}, {"type": "select", "client": "alice", "id": "A"},
+        vp(client="bob", gateway="gw-2", ref=1), {"type": "leave", "client": "bob", "gateway": "gw-1"}, {"type": "select", "client": "bob", "id": "A"}])
 vector(F, "Gateways: idle clients at no cost", "leave-forgets", "leave forgets the client: a later lease counts 0.",
        [*snap(GRID), vp(gateway="gw-1", ref=1), {"type": "leave", "client": "alice", "gateway": "gw-1"},
         {"type": "lease", "gateway": "gw-1", "clients": 0, "digest": "0000000000000000"}])
@@ -185,6 +203,9 @@ vector(F, "Find: search", "folding-and-ranking", "Folding (Košice → kosice, O
         {"type": "search", "client": "alice", "query": "a", "limit": 2}])
 vector(F, "Find: search", "bad-query", "A query of spaces, or a limit of 0: one error each.",
        [*snap(KOSICE), {"type": "search", "client": "alice", "query": "   "}, {"type": "search", "client": "alice", "query": "x", "limit": 0}])
+vector(F, "Find: search", "query-graphemes-and-spaces", "A query's length counts grapheme clusters (100 flags pass, 101 do not); only Unicode whitespace (em space, no-break space) is an error (issue 29 item 11).",
+       [*snap(KOSICE), {"type": "search", "client": "alice", "query": "\U0001F1F8\U0001F1F0" * 100}, {"type": "search", "client": "alice", "query": "e\u0301" * 101},
+        {"type": "search", "client": "alice", "query": "\u2003\u00a0"}, {"type": "search", "client": "alice", "query": "\u200b"}])
 vector(F, "Find: favorite", "add-remove-unchanged", "favorite on/off: pinned with added, unchanged, removed; an unknown id is kept.",
        [*snap(KOSICE), {"type": "favorite", "client": "alice", "id": "LZKZ", "on": True}, {"type": "favorite", "client": "alice", "id": "GONE", "on": True},
         {"type": "favorite", "client": "alice", "id": "GONE", "on": True}, {"type": "favorite", "client": "alice", "id": "GONE", "on": False}])

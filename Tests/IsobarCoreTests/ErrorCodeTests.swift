@@ -21,6 +21,17 @@ import Testing
         (#"{"type":"viewport","client":"a","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1},"version":1.5}"#, "field-type"),
         (#"{"type":"viewport","client":"","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1}}"#, "out-of-range"),
         (#"{"type":"select","client":"nobody","id":null}"#, "invalid"),
+        // Once `invalid`, now the specific code (PROTOCOL.md, "Errors": an empty or over-long value is out of range).
+        (#"{"type":"viewport","client":"a","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":0,"longitudeDelta":1}}"#, "out-of-range"),
+        (#"{"type":"viewport","client":"a","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":181,"longitudeDelta":1}}"#, "out-of-range"),
+        (#"{"type":"search","client":"a","query":"\u2003\u00a0"}"#, "out-of-range"),
+        (#"{"type":"search","client":"a","query":"\#(String(repeating: "é", count: 101))"}"#, "out-of-range"),
+        (#"{"type":"select","client":"a","id":""}"#, "out-of-range"),
+        (#"{"type":"viewport","client":"a","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1},"limit":0}"#, "out-of-range"),
+        (#"{"type":"viewport","client":"a","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1},"version":-1}"#, "out-of-range"),
+        (#"{"type":"viewport","client":"a","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1},"version":1000000000000001}"#, "out-of-range"),
+        (#"{"type":"viewport","client":"a","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1},"version":9000000000000000}"#, "field-type"),
+        (#"{"type":"search","client":"a","query":"x","limit":101}"#, "out-of-range"),
     ])
     func eachBadLineHasItsCode(line: String, code: String) throws {
         let errors = Self.filterErrors([line])

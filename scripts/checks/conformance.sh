@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The conformance kit (conformance/, scripts/conformance.py): Isobar's own filter, format, fetch
-# and places pass every vector (the disputed ones too: they record what the binary does today); the
-# Python formatter in examples/ passes the vectors of what it implements (English annotations,
+# The conformance kit (conformance/, `isobar conformance`): Isobar's own filter, format, fetch and
+# places pass every vector (the disputed ones too, if any: they record what the binary does today);
+# the Python formatter in examples/ passes the vectors of what it implements (English annotations,
 # errors, pass-through); a filter with one rule broken (Tests/conformance/exclusive_edges_filter.py:
 # viewport edges exclusive) fails, and the runner names the vector that checks the rule; so does a
 # places stage without the radius rule (Tests/conformance/no_radius_places.py).
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin="${ISOBAR_BINARY:-.build/debug/isobar}"
 [ -x "$bin" ] || swift build --product isobar 2>&1 | grep -vE 'prohibited flag' | tail -3
-run() { python3 scripts/conformance.py "$@"; }
+run() { "$bin" conformance "$@"; }
 run filter --disputed -- "$bin" filter
 run format --disputed -- "$bin" format
 run fetch --disputed -- "$bin" fetch

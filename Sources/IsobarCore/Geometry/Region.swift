@@ -18,12 +18,12 @@ public struct Region: Sendable, Equatable {
     /// Rejects a non-positive span, a latitude span over 180° and centers out of range, with a
     /// message that says which.
     public init(center: Coordinate, latitudeDelta: Double, longitudeDelta: Double) throws(MessageError) {
-        guard latitudeDelta.isFinite, longitudeDelta.isFinite else { throw MessageError("span must be finite") }
-        guard latitudeDelta > 0 else { throw MessageError("latitudeDelta \(latitudeDelta) must be greater than 0") }
-        guard latitudeDelta <= 180 else { throw MessageError("latitudeDelta \(latitudeDelta) is over 180") }
-        guard longitudeDelta > 0 else { throw MessageError("longitudeDelta \(longitudeDelta) must be greater than 0") }
+        guard latitudeDelta.isFinite, longitudeDelta.isFinite else { throw MessageError("span must be finite", code: .outOfRange) }
+        guard latitudeDelta > 0 else { throw MessageError("latitudeDelta \(latitudeDelta) must be greater than 0", code: .outOfRange) }
+        guard latitudeDelta <= 180 else { throw MessageError("latitudeDelta \(latitudeDelta) is over 180", code: .outOfRange) }
+        guard longitudeDelta > 0 else { throw MessageError("longitudeDelta \(longitudeDelta) must be greater than 0", code: .outOfRange) }
         guard (-90...90).contains(center.latitude), (-180...180).contains(center.longitude) else {
-            throw MessageError("center \(center.latitude),\(center.longitude) is out of range")
+            throw MessageError("center \(center.latitude),\(center.longitude) is out of range", code: .outOfRange)
         }
         self.center = center
         self.latitudeDelta = latitudeDelta

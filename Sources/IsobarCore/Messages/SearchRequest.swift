@@ -25,12 +25,12 @@ public struct SearchRequest: Sendable, Equatable {
     public init(from object: JSONObject) throws(MessageError) {
         client = try object.requireName("client")
         query = try object.requireString("query")
-        guard query.contains(where: { !$0.isWhitespace }) else { throw MessageError("field \"query\" must not be empty") }
+        guard query.contains(where: { !$0.isWhitespace }) else { throw MessageError("field \"query\" must not be empty", code: .outOfRange) }
         guard query.count <= Self.maxQueryLength else {
-            throw MessageError("field \"query\" is longer than \(Self.maxQueryLength) characters")
+            throw MessageError("field \"query\" is longer than \(Self.maxQueryLength) characters", code: .outOfRange)
         }
         let limit = try object.optionalInt("limit") ?? Self.defaultLimit
-        guard (1...Self.maxLimit).contains(limit) else { throw MessageError("limit \(limit) is outside [1, \(Self.maxLimit)]") }
+        guard (1...Self.maxLimit).contains(limit) else { throw MessageError("limit \(limit) is outside [1, \(Self.maxLimit)]", code: .outOfRange) }
         self.limit = limit
         day = try object.optionalEnum("day", Day.self)
         presentation = try Presentation(from: object)

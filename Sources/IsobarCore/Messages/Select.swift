@@ -12,7 +12,7 @@ public struct Select: Sendable, Equatable {
     public init(from object: JSONObject) throws(MessageError) {
         client = try object.requireName("client")
         if let id = try object.optionalString("id") {
-            guard !id.isEmpty else { throw MessageError("field \"id\" must not be empty (use null to clear the selection)") }
+            guard !id.isEmpty else { throw MessageError("field \"id\" must not be empty (use null to clear the selection)", code: .outOfRange) }
             self.id = id
         } else {
             id = nil

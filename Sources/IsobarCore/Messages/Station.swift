@@ -76,10 +76,10 @@ public struct Station: Sendable, Equatable {
         try WeatherRanges.check(temperature: temperature, "temperature")
         try WeatherRanges.check(speed: windSpeed, "windSpeed")
         if let direction = windDirection, !(0...360).contains(direction) {
-            throw MessageError("windDirection \(direction) is outside [0, 360]")
+            throw MessageError("windDirection \(direction) is outside [0, 360]", code: .outOfRange)
         }
         if let chance = precipitation, !(0...100).contains(chance) {
-            throw MessageError("precipitation \(chance) is outside [0, 100]")
+            throw MessageError("precipitation \(chance) is outside [0, 100]", code: .outOfRange)
         }
         try details?.validate()
     }

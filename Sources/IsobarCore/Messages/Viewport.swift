@@ -60,15 +60,15 @@ public struct Viewport: Sendable, Equatable {
         day = try object.optionalEnum("day", Day.self) ?? .today
         presentation = try Presentation(from: object)
         let limit = try object.optionalInt("limit") ?? Viewport.defaultLimit
-        guard limit >= 1 && limit <= Viewport.maxLimit else { throw MessageError("limit \(limit) is outside [1, \(Viewport.maxLimit)]") }
+        guard limit >= 1 && limit <= Viewport.maxLimit else { throw MessageError("limit \(limit) is outside [1, \(Viewport.maxLimit)]", code: .outOfRange) }
         self.limit = limit
         version = try object.optionalInt("version")
-        if let version, version < 0 { throw MessageError("version \(version) must not be negative") }
-        if let version, version > Viewport.maxVersion { throw MessageError("version \(version) is over the limit of \(Viewport.maxVersion)") }
+        if let version, version < 0 { throw MessageError("version \(version) must not be negative", code: .outOfRange) }
+        if let version, version > Viewport.maxVersion { throw MessageError("version \(version) is over the limit of \(Viewport.maxVersion)", code: .outOfRange) }
         gateway = try object.optionalString("gateway")
         if gateway?.isEmpty == true { gateway = nil }
         ref = try object.optionalInt("ref")
-        if let ref, ref < 0 { throw MessageError("ref \(ref) must not be negative") }
+        if let ref, ref < 0 { throw MessageError("ref \(ref) must not be negative", code: .outOfRange) }
     }
 
     public func write(to writer: inout JSONWriter) {

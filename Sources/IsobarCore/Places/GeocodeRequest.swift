@@ -33,13 +33,13 @@ public struct GeocodeRequest: Sendable, Equatable {
         case (let query?, nil):
             guard query.contains(where: { !$0.isWhitespace }) else { throw MessageError("field \"query\" must not be empty", code: .outOfRange) }
             guard query.count <= Self.maxQueryLength else {
-                throw MessageError("field \"query\" is longer than \(Self.maxQueryLength) characters")
+                throw MessageError("field \"query\" is longer than \(Self.maxQueryLength) characters", code: .outOfRange)
             }
         case (nil, let id?):
             guard id > 0 else { throw MessageError("id \(id) is not a positive GeoNames id") }
         }
         let limit = try object.optionalInt("limit") ?? Gazetteer.defaultLimit
-        guard (1...Gazetteer.maxLimit).contains(limit) else { throw MessageError("limit \(limit) is outside [1, \(Gazetteer.maxLimit)]") }
+        guard (1...Gazetteer.maxLimit).contains(limit) else { throw MessageError("limit \(limit) is outside [1, \(Gazetteer.maxLimit)]", code: .outOfRange) }
         self.limit = limit
         country = try object.optionalString("country")
         state = try object.optionalString("state")

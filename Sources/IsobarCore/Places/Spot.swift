@@ -35,7 +35,7 @@ public struct Spot: Sendable, Equatable {
         place = try Self.place(object)
         placeDistanceKm = try object.optionalNumber("placeDistanceKm")
         if let distance = placeDistanceKm, distance < 0 || place == nil {
-            throw MessageError("field \"placeDistanceKm\" must be a non-negative number beside a place")
+            throw MessageError("field \"placeDistanceKm\" must be a non-negative number beside a place", code: .outOfRange)
         }
         detail = try object.optionalBool("detail") ?? false
         day = try object.optionalEnum("day", Day.self)

@@ -55,7 +55,7 @@ public struct WeatherRequest: Sendable, Equatable {
     static func radius(_ object: JSONObject) throws(MessageError) -> Double {
         let radius = try object.optionalNumber("radiusKm") ?? defaultRadiusKm
         guard radius > 0, radius <= Gazetteer.maxRadiusKm else {
-            throw MessageError("radiusKm \(radius) is outside (0, \(Int(Gazetteer.maxRadiusKm))]")
+            throw MessageError("radiusKm \(radius) is outside (0, \(Int(Gazetteer.maxRadiusKm))]", code: .outOfRange)
         }
         return radius
     }

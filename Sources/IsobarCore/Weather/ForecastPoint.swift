@@ -33,7 +33,7 @@ public struct ForecastPoint: Sendable, Equatable {
 
     /// Reads one element of a station line's `hourly` or `daily` array.
     public init(from object: JSONObject) throws(MessageError) {
-        guard let time = try object.optionalNumber("time") else { throw MessageError("missing required field \"time\"") }
+        guard let time = try object.optionalNumber("time") else { throw MessageError("missing required field \"time\"", code: .fieldMissing) }
         self.init(time: time, summary: try object.optionalString("summary"),
                   icon: try object.optionalEnum("icon", WeatherIcon.self),
                   temperature: try object.optionalNumber("temperature"),

@@ -156,10 +156,10 @@ public final class StationDetails: Sendable, Equatable {
         for point in daily { try point.checkRanges() }
         try WeatherRanges.check(nonNegative: pressure, "pressure")
         if let timeZone, !Self.isZoneName(timeZone) {
-            throw MessageError("field \"timeZone\" must be an IANA zone name (1 to 64 of A-Z a-z 0-9 / _ + -)")
+            throw MessageError("field \"timeZone\" must be an IANA zone name (1 to 64 of A-Z a-z 0-9 / _ + -)", code: .outOfRange)
         }
         if let utcOffset, !(utcOffset == utcOffset.rounded() && abs(utcOffset) <= Self.maxUTCOffset) {
-            throw MessageError("field \"utcOffset\" must be whole seconds in [-64800, 64800]")
+            throw MessageError("field \"utcOffset\" must be whole seconds in [-64800, 64800]", code: .outOfRange)
         }
     }
 
