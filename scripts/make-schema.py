@@ -143,17 +143,48 @@ DEFS["searchHit"] = obj({"match": {"enum": ["id", "prefix", "word", "substring"]
 DEFS["resultHit"] = obj({"id": NESTR, "name": STR, "coordinate": ref("coordinate"), "title": STR,
                          "match": {"enum": ["id", "prefix", "word", "substring"]}},
                         ["id", "name", "coordinate", "title", "match"])
-DEFS["pinnedItem"] = obj({"id": NESTR, "today": nullable(ref("stationItem")), "tomorrow": nullable(ref("stationItem"))},
-                         ["id", "today", "tomorrow"])
-DEFS["starredDay"] = obj({"title": STR, "details": ref("details")}, ["title", "details"])
-DEFS["starredItem"] = obj({"id": NESTR, "known": {"type": "boolean"}, "name": nullable(STR), "coordinate": nullable(ref("coordinate")),
-                           "today": nullable(ref("starredDay")), "tomorrow": nullable(ref("starredDay"))},
-                          ["id", "known", "name", "coordinate", "today", "tomorrow"])
 # A gazetteer place (PROTOCOL.md: Places, locations): GeoNames' fields, in the order written.
 PLACE = {"id": {"type": "integer", "minimum": 1, "maximum": 2147483647}, "name": NESTR, "admin1": nullable(STR),
          "countryCode": {"type": "string", "pattern": "^([A-Z]{2})?$"}, "country": nullable(STR),
          "latitude": ref("latitude"), "longitude": ref("longitude"), "population": INT0, "timeZone": nullable(STR)}
 DEFS["gazetteerPlace"] = obj(PLACE, list(PLACE), description="a populated place from the gazetteer (PROTOCOL.md: Places)")
+# Favorites (PROTOCOL.md: Find, favorite): one list of stations, places and dropped pins.
+PIN = {"name": NESTR, "latitude": ref("latitude"), "longitude": ref("longitude")}
+DEFS["pin"] = obj(PIN, list(PIN), description="a dropped pin: its coordinate and the name shown for it")
+DEFS["pinRemoval"] = obj(PIN, ["latitude", "longitude"], description="a pin named by its coordinate (a removal)")
+DEFS["placeRemoval"] = obj(PLACE, ["id"], description="a place named by its id (a removal)")
+ONE_OF_ENTRY = [{"required": ["id"], "not": {"anyOf": [{"required": ["place"]}, {"required": ["pin"]}]}},
+                {"required": ["place"], "not": {"anyOf": [{"required": ["id"]}, {"required": ["pin"]}]}},
+                {"required": ["pin"], "not": {"anyOf": [{"required": ["id"]}, {"required": ["place"]}]}}]
+DEFS["favoriteEntry"] = obj({"id": NESTR, "place": ref("gazetteerPlace"), "pin": ref("pin")}, [], oneOf=ONE_OF_ENTRY,
+                            description="one favorite: a station id, a place or a pin")
+DEFS["bookmarkEntry"] = obj({"id": NESTR, "place": {"anyOf": [ref("gazetteerPlace"), {"type": "integer", "minimum": 1, "maximum": 2147483647}]},
+                             "pin": ref("pin")}, [], oneOf=ONE_OF_ENTRY,
+                            description="one favorite for the places stage: a place may be a bare geonameid")
+STATION_DAY = nullable(ref("stationFull"))
+REACH_DAY = nullable(obj({"distanceKm": {"type": "number", "minimum": 0}, "bearing": {"type": "number", "minimum": 0, "exclusiveMaximum": 360},
+                          "station": ref("stationFull")}, ["distanceKm", "bearing", "station"]))
+DEFS["pinnedItem"] = {"oneOf": [
+    obj({"id": NESTR, "today": STATION_DAY, "tomorrow": STATION_DAY}, ["id", "today", "tomorrow"]),
+    obj({"place": ref("gazetteerPlace"), "today": REACH_DAY, "tomorrow": REACH_DAY}, ["place", "today", "tomorrow"]),
+    obj({"pin": ref("pin"), "today": REACH_DAY, "tomorrow": REACH_DAY}, ["pin", "today", "tomorrow"])]}
+GLANCE = {"icon": ref("icon"), "temperature": nullable(NUM), "humidity": nullable({"type": "number", "minimum": 0, "maximum": 100})}
+DEFS["starredDay"] = obj({"title": STR, "details": ref("details"), **GLANCE}, ["title", "details", "temperature", "humidity"])
+DEFS["starredReachDay"] = obj({"title": STR, "subtitle": STR,
+                               "station": obj({"id": NESTR, "name": STR, "coordinate": ref("coordinate")}, ["id", "name", "coordinate"]),
+                               "distanceKm": {"type": "number", "minimum": 0}, "bearing": {"type": "number", "minimum": 0, "exclusiveMaximum": 360},
+                               "details": ref("details"), **GLANCE},
+                              ["title", "subtitle", "station", "distanceKm", "bearing", "details", "temperature", "humidity"])
+DEFS["starredItem"] = {"oneOf": [
+    obj({"id": NESTR, "known": {"type": "boolean"}, "name": nullable(STR), "coordinate": nullable(ref("coordinate")),
+         "today": nullable(ref("starredDay")), "tomorrow": nullable(ref("starredDay"))},
+        ["id", "known", "name", "coordinate", "today", "tomorrow"]),
+    obj({"place": ref("gazetteerPlace"), "known": {"const": True}, "name": STR, "coordinate": ref("coordinate"),
+         "today": nullable(ref("starredReachDay")), "tomorrow": nullable(ref("starredReachDay"))},
+        ["place", "known", "name", "coordinate", "today", "tomorrow"]),
+    obj({"pin": ref("pin"), "known": {"const": True}, "name": STR, "coordinate": ref("coordinate"),
+         "today": nullable(ref("starredReachDay")), "tomorrow": nullable(ref("starredReachDay"))},
+        ["pin", "known", "name", "coordinate", "today", "tomorrow"])]}
 DEFS["locationHit"] = obj({"match": {"enum": ["exact", "prefix", "word"]}, **PLACE}, ["match", *PLACE],
                           description="a geocode result: how it matched, then the place")
 
@@ -295,15 +326,26 @@ MESSAGES = [
             ["client", "day", "query", "field", "units", "windUnit", "locale", "snapshot", "source", "fetchedAt", "ageSeconds", "hits", "count"],
             "Search hits, worded", "format -> client"),
     message("favorite", "favorite", "Find: favorite",
-            {"client": ref("client"), "id": NESTR, "on": {"type": "boolean"}}, ["client", "id", "on"],
-            "Add or remove a favorite", "client, gateway -> filter"),
+            {"client": ref("client"), "id": NESTR, "place": {"anyOf": [ref("gazetteerPlace"), ref("placeRemoval")]},
+             "pin": {"anyOf": [ref("pin"), ref("pinRemoval")]}, "on": {"type": "boolean"},
+             "items": {"type": "array", "maxItems": 200, "items": ref("favoriteEntry")}}, ["client"],
+            "Add or remove a favorite (a station, place or pin), or set the whole list", "client, gateway, places -> filter",
+            oneOf=[{"required": ["on"], "not": {"required": ["items"]}, "oneOf": ONE_OF_ENTRY},
+                   {"required": ["items"], "not": {"anyOf": [{"required": ["on"]}, {"required": ["id"]}, {"required": ["place"]}, {"required": ["pin"]}]}}]),
+    message("bookmark", "bookmark", "Find: bookmark",
+            {"client": ref("client"), "id": NESTR, "place": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 2147483647}, ref("gazetteerPlace"), ref("placeRemoval")]},
+             "pin": {"anyOf": [ref("pin"), ref("pinRemoval")]}, "on": {"type": "boolean"},
+             "items": {"type": "array", "maxItems": 200, "items": ref("bookmarkEntry")}}, ["client"],
+            "A favorite by place id, or a whole list holding place ids, for the places stage to resolve", "client, gateway -> places",
+            oneOf=[{"required": ["on"], "not": {"required": ["items"]}, "oneOf": ONE_OF_ENTRY},
+                   {"required": ["items"], "not": {"anyOf": [{"required": ["on"]}, {"required": ["id"]}, {"required": ["place"]}, {"required": ["pin"]}]}}]),
     message("pinned", "pinned", "Find: pinned",
-            {"client": ref("client"), "reason": {"enum": ["joined", "added", "removed", "unchanged", "updated", "resync"]},
-             **PRESENTATION, "items": {"type": "array", "items": ref("pinnedItem")}},
-            ["client", "reason", "items"], "A client's favorites with both days' stations", "filter -> format"),
+            {"client": ref("client"), "reason": {"enum": ["joined", "added", "removed", "unchanged", "replaced", "updated", "resync"]},
+             **PRESENTATION, "radiusKm": RADIUS, "items": {"type": "array", "items": ref("pinnedItem")}},
+            ["client", "reason", "radiusKm", "items"], "A client's favorites with both days' stations", "filter -> format"),
     message("starred", "starred", "Find: starred",
-            {"client": ref("client"), "reason": {"enum": ["joined", "added", "removed", "unchanged", "updated", "resync"]},
-             **PRESENTATION, "items": {"type": "array", "items": ref("starredItem")}, "count": INT0},
+            {"client": ref("client"), "reason": {"enum": ["joined", "added", "removed", "unchanged", "replaced", "updated", "resync"]},
+             **PRESENTATION, "radiusKm": RADIUS, "items": {"type": "array", "items": ref("starredItem")}, "count": INT0},
             ["client", "reason", "field", "units", "windUnit", "locale", "items", "count"], "A client's favorites, worded", "format -> client"),
     message("detail", "detail", "Detail",
             {"client": ref("client"), "id": NESTR, **FIND_KEYS}, ["client", "id"], "Everything about one station", "client, gateway -> filter"),
@@ -404,7 +446,7 @@ MESSAGES = [
 
 # What an app sends over the gateway's WebSocket (PROTOCOL.md: Gateway, Framing): the client
 # contract without `client` (the gateway fills it in) and without the gateway's own `gateway`/`ref`.
-WEBSOCKET_SENDS = ["viewport", "select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse", "weather"]
+WEBSOCKET_SENDS = ["viewport", "select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse", "weather", "bookmark"]
 # What the gateway relays to an app, unchanged.
 WEBSOCKET_RECEIVES = ["annotations", "callout", "place", "results", "starred", "report", "locations", "vicinity", "conditions", "status", "error"]
 

@@ -13,7 +13,7 @@ public enum ClientFrame: Sendable {
     case line([UInt8])
 
     /// The types an app may send besides `viewport`, published as they are with `client` filled in.
-    public static let passThroughTypes: Set<String> = ["select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse", "weather"]
+    public static let passThroughTypes: Set<String> = ["select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse", "weather", "bookmark"]
 
     public static func parse(_ bytes: [UInt8], client: String) throws(MessageError) -> ClientFrame {
         let object: JSONObject
@@ -32,7 +32,7 @@ public enum ClientFrame: Sendable {
             }
         }
         guard type == "viewport" || passThroughTypes.contains(type) else {
-            throw MessageError("unknown type \"\(type.prefix(40))\"; a client sends viewport, select, resync, nearest, search, favorite, detail, geocode, reverse or weather")
+            throw MessageError("unknown type \"\(type.prefix(40))\"; a client sends viewport, select, resync, nearest, search, favorite, detail, geocode, reverse, weather or bookmark")
         }
         if type == "viewport" {
             // Read as it is, with the connection's name: the gateway writes the line anew.

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import IsobarCore
 
-/// Each client's favorite stations in an SQLite file of their own (`favorites.sqlite` beside the
+/// Each client's favorites (stations, places, pins) in an SQLite file of their own (`favorites.sqlite` beside the
 /// snapshot store), the filter's durable `FavoritesBacking`.
 ///
 /// A separate file, not tables in the snapshot store: the filter writes it and persist writes
@@ -63,43 +63,75 @@ public final class FavoritesStore: FavoritesBacking, Sendable {
     }
 
     /// The client's list; reading it counts as a use of the name (when the file can be written).
-    public func favorites(of client: String) throws -> [String] {
-        let ids = try run("reading the favorites of \(client)") { db in
-            try db.read { db in
-                try String.fetchAll(db, sql: "SELECT id FROM favorites WHERE client = ? ORDER BY position", arguments: [client])
-            }
+    /// A row that cannot be read back (a hand-edited place or pin) is left out, not fatal.
+    public func favorites(of client: String) throws -> [FavoriteEntry] {
+        let rows = try run("reading the favorites of \(client)") { db in
+            try db.read { db in try Self.rows(of: client, db) }
         }
-        if !ids.isEmpty, case .open(let database) = state {
+        if !rows.isEmpty, case .open(let database) = state {
             try? database.write { db in try Self.markUsed(client, db) }
         }
-        return ids
+        return rows.compactMap { FavoriteEntry(kind: $0.kind, key: $0.key, data: $0.data) }
     }
 
-    /// Appends `id`; then, if the file holds more names or favorites than `limits` allows, drops
+    /// A client's rows in order. A file still at v1 or v2 (opened read-only, so not migrated)
+    /// holds station ids only, in `id`.
+    private static func rows(of client: String, _ db: Database) throws -> [(kind: String, key: String, data: String?)] {
+        guard try db.columns(in: "favorites").contains(where: { $0.name == "kind" }) else {
+            return try String.fetchAll(db, sql: "SELECT id FROM favorites WHERE client = ? ORDER BY position", arguments: [client])
+                .map { ("station", $0, nil) }
+        }
+        return try Row.fetchAll(db, sql: "SELECT kind, id, data FROM favorites WHERE client = ? ORDER BY position", arguments: [client])
+            .map { ($0["kind"], $0["id"], $0["data"]) }
+    }
+
+    /// Appends `entry`; then, if the file holds more names or favorites than `limits` allows, drops
     /// the names used longest ago. Throws past `limits.perName`.
-    public func add(_ id: String, for client: String) throws {
+    public func add(_ entry: FavoriteEntry, for client: String) throws {
         let limits = limits
-        try run(writing: true, "adding favorite \(id) of \(client)") { db in
+        try run(writing: true, "adding favorite \(entry.kind) \(entry.key) of \(client)") { db in
             try db.write { db in
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorites WHERE client = ?", arguments: [client]) ?? 0
                 guard count < limits.perName else {
                     throw StoreError.invalidArgument("client \"\(client)\" already has \(limits.perName) favorites in \(path); remove one first")
                 }
                 let next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM favorites WHERE client = ?", arguments: [client]) ?? 1
-                try db.execute(sql: "INSERT OR IGNORE INTO favorites (client, id, position) VALUES (?, ?, ?)", arguments: [client, id, next])
+                try Self.insert(entry, client: client, position: next, db)
                 try Self.markUsed(client, db)
                 try Self.expire(beyond: limits, sparing: client, db)
             }
         }
     }
 
-    public func remove(_ id: String, for client: String) throws {
-        try run(writing: true, "removing favorite \(id) of \(client)") { db in
+    public func remove(_ entry: FavoriteEntry, for client: String) throws {
+        try run(writing: true, "removing favorite \(entry.kind) \(entry.key) of \(client)") { db in
             try db.write { db in
-                try db.execute(sql: "DELETE FROM favorites WHERE client = ? AND id = ?", arguments: [client, id])
+                try db.execute(sql: "DELETE FROM favorites WHERE client = ? AND kind = ? AND id = ?", arguments: [client, entry.kind, entry.key])
                 try Self.markUsed(client, db)
             }
         }
+    }
+
+    /// Replaces the client's list in one transaction (a killed filter leaves the old list or the
+    /// new one). Throws past `limits.perName`.
+    public func replace(with entries: [FavoriteEntry], for client: String) throws {
+        let limits = limits
+        try run(writing: true, "replacing the favorites of \(client)") { db in
+            try db.write { db in
+                guard entries.count <= limits.perName else {
+                    throw StoreError.invalidArgument("a list of \(entries.count) favorites for \"\(client)\" is over \(limits.perName) in \(path)")
+                }
+                try db.execute(sql: "DELETE FROM favorites WHERE client = ?", arguments: [client])
+                for (position, entry) in entries.enumerated() { try Self.insert(entry, client: client, position: position + 1, db) }
+                try Self.markUsed(client, db)
+                try Self.expire(beyond: limits, sparing: client, db)
+            }
+        }
+    }
+
+    private static func insert(_ entry: FavoriteEntry, client: String, position: Int, _ db: Database) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO favorites (client, kind, id, position, data) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [client, entry.kind, entry.key, position, entry.storedData])
     }
 
     /// How many names and favorites the file holds (for tests and diagnostics).
@@ -218,6 +250,26 @@ public final class FavoritesStore: FavoritesBacking, Sendable {
                 ) WITHOUT ROWID;
                 CREATE INDEX names_by_use ON names (used);
                 INSERT INTO names (client, used) SELECT DISTINCT client, 0 FROM favorites;
+                """)
+        }
+        // Issue 28: places and dropped pins beside stations, in one list. The key becomes
+        // (client, kind, id), so a station id can never collide with a place's or a pin's key;
+        // `data` holds the place or pin as JSON. Stored station ids become kind 'station', in
+        // their order.
+        migrator.registerMigration("v3: places and pins") { db in
+            try db.execute(sql: """
+                CREATE TABLE favorites_v3 (
+                    client TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    data TEXT,
+                    PRIMARY KEY (client, kind, id)
+                ) WITHOUT ROWID;
+                INSERT INTO favorites_v3 (client, kind, id, position, data) SELECT client, 'station', id, position, NULL FROM favorites;
+                DROP TABLE favorites;
+                ALTER TABLE favorites_v3 RENAME TO favorites;
+                CREATE INDEX favorites_in_order ON favorites (client, position);
                 """)
         }
         return migrator

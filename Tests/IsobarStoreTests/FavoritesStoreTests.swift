@@ -11,7 +11,7 @@ import Testing
             let path = directory + "/deeper/favorites.sqlite"
             let store = FavoritesStore(path: path)
             #expect(store.openError == nil)
-            for id in ["LZKZ", "K1D3", "GONE", "LZIB"] { try store.add(id, for: "alice") }
+            for id in ["LZKZ", "K1D3", "GONE", "LZIB"] { try store.add(.station(id), for: "alice") }
             try store.add("K1D3", for: "bob")
             try store.remove("K1D3", for: "alice")
             try store.add("K1D3", for: "alice")  // re-added: now last
@@ -79,7 +79,7 @@ import Testing
             let lines = writer.bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
             #expect(lines.count == 3)
             #expect(lines.first?.hasPrefix(#"{"type":"error","stage":"filter","message":"favorites store \#(path) failed: the database \#(path) is not a valid isobar store or is damaged"#) == true)
-            #expect(lines.last?.hasPrefix(#"{"type":"pinned","client":"alice","reason":"added","items":[{"id":"LZKZ","today":null,"tomorrow":null},{"id":"LZIB""#) == true)
+            #expect(lines.last?.hasPrefix(#"{"type":"pinned","client":"alice","reason":"added","radiusKm":50,"items":[{"id":"LZKZ","today":null,"tomorrow":null},{"id":"LZIB""#) == true)
         }
     }
 
@@ -97,7 +97,7 @@ import Testing
             }
             _ = run([#"{"type":"favorite","client":"alice","id":"B","on":true}"#, #"{"type":"favorite","client":"alice","id":"A","on":true}"#])
             let joined = run([#"{"type":"viewport","client":"alice","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1}}"#])
-            #expect(joined == [#"{"type":"pinned","client":"alice","reason":"joined","items":[{"id":"B","today":null,"tomorrow":null},{"id":"A","today":null,"tomorrow":null}]}"#])
+            #expect(joined == [#"{"type":"pinned","client":"alice","reason":"joined","radiusKm":50,"items":[{"id":"B","today":null,"tomorrow":null},{"id":"A","today":null,"tomorrow":null}]}"#])
         }
     }
 
@@ -109,7 +109,7 @@ import Testing
             let store = FavoritesStore(path: directory + "/favorites.sqlite", limits: FavoritesLimits(names: 20, favorites: 50, perName: 10))
             try store.add("KEEP", for: "alice")
             for name in 0..<100 {
-                for id in 0..<10 { try store.add("S\(id)", for: "flood-\(name)") }
+                for id in 0..<10 { try store.add(.station("S\(id)"), for: "flood-\(name)") }
                 if name % 3 == 0 { _ = try store.favorites(of: "alice") }  // alice keeps joining
             }
             let size = try store.size()

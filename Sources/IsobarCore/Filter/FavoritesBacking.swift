@@ -1,5 +1,5 @@
-/// Where the filter keeps each client's favorites between runs: a list of station ids per client,
-/// in the order they were added.
+/// Where the filter keeps each client's favorites between runs: a list of entries (stations,
+/// places, pins) per client, in the client's order.
 ///
 /// The filter owns the live list and calls these to make each change durable; IsobarCore stays
 /// free of I/O, so `isobar filter` injects the SQLite store (IsobarStore's `FavoritesStore`) and
@@ -8,30 +8,41 @@
 public protocol FavoritesBacking: AnyObject {
     /// What to name in an error (a file path, or "memory").
     var location: String { get }
-    /// The client's favorites, oldest first; empty when it has none.
-    func favorites(of client: String) throws -> [String]
-    /// Appends `id` to the client's favorites (the caller never adds an id twice).
-    func add(_ id: String, for client: String) throws
-    /// Removes `id` from the client's favorites, keeping the others' order.
-    func remove(_ id: String, for client: String) throws
+    /// The client's favorites, in order; empty when it has none.
+    func favorites(of client: String) throws -> [FavoriteEntry]
+    /// Appends `entry` to the client's favorites (the caller never adds one twice).
+    func add(_ entry: FavoriteEntry, for client: String) throws
+    /// Removes the entry that is the same favorite as `entry`, keeping the others' order.
+    func remove(_ entry: FavoriteEntry, for client: String) throws
+    /// Replaces the client's whole list (no two entries the same favorite), in one change.
+    func replace(with entries: [FavoriteEntry], for client: String) throws
 }
 
 /// Favorites that last as long as the process: the filter's default when no file is given
 /// (`isobar filter` in a pipe), and the pure tests' backing.
 public final class InMemoryFavorites: FavoritesBacking {
     public let location = "memory"
-    private var lists: [String: [String]]
+    private var lists: [String: [FavoriteEntry]]
 
-    public init(_ lists: [String: [String]] = [:]) {
+    public init(entries lists: [String: [FavoriteEntry]]) {
         self.lists = lists
     }
 
-    public func favorites(of client: String) throws -> [String] { lists[client] ?? [] }
+    /// Lists of station ids (the common case in tests).
+    public convenience init(_ lists: [String: [String]] = [:]) {
+        self.init(entries: lists.mapValues { $0.map(FavoriteEntry.station) })
+    }
 
-    public func add(_ id: String, for client: String) throws { lists[client, default: []].append(id) }
+    public func favorites(of client: String) throws -> [FavoriteEntry] { lists[client] ?? [] }
 
-    public func remove(_ id: String, for client: String) throws {
-        lists[client]?.removeAll { $0 == id }
+    public func add(_ entry: FavoriteEntry, for client: String) throws { lists[client, default: []].append(entry) }
+
+    public func remove(_ entry: FavoriteEntry, for client: String) throws {
+        lists[client]?.removeAll { $0.sameFavorite(as: entry) }
         if lists[client]?.isEmpty == true { lists[client] = nil }
+    }
+
+    public func replace(with entries: [FavoriteEntry], for client: String) throws {
+        lists[client] = entries.isEmpty ? nil : entries
     }
 }

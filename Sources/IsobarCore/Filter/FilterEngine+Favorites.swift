@@ -11,21 +11,32 @@ extension FilterEngine {
     func favorite(_ request: FavoriteRequest, now: Double, into out: inout JSONWriter) throws(MessageError) {
         clients[request.client]?.lastSeen = max(clients[request.client]?.lastSeen ?? now, now)
         var list = loadFavorites(request.client, into: &out)
-        let present = list.ids.contains(request.id)
         let reason: String
-        if request.on && !present {
-            guard list.ids.count < options.maxFavorites else {
+        switch request.change {
+        case .one(let entry, on: true) where list.index(of: entry) == nil:
+            guard list.entries.count < options.maxFavorites else {
                 throw MessageError("client \"\(request.client)\" already has \(options.maxFavorites) favorites; remove one first")
             }
-            persist(into: &out) { try $0.add(request.id, for: request.client) }
-            list.ids.append(request.id)
+            persist(into: &out) { try $0.add(entry, for: request.client) }
+            list.entries.append(entry)
             reason = "added"
-        } else if !request.on && present {
-            persist(into: &out) { try $0.remove(request.id, for: request.client) }
-            list.ids.removeAll { $0 == request.id }
+        case .one(let entry, on: false) where list.index(of: entry) != nil:
+            persist(into: &out) { try $0.remove(entry, for: request.client) }
+            list.entries.removeAll { $0.sameFavorite(as: entry) }
             reason = "removed"
-        } else {
+        case .one:
             reason = "unchanged"
+        case .all(let entries):
+            guard entries.count <= options.maxFavorites else {
+                throw MessageError("a list of \(entries.count) favorites is over the limit of \(options.maxFavorites); the list stays as it was")
+            }
+            if entries == list.entries {
+                reason = "unchanged"
+            } else {
+                persist(into: &out) { try $0.replace(with: entries, for: request.client) }
+                list.entries = entries
+                reason = "replaced"
+            }
         }
         favoriteLists[request.client] = list
         writePinned(request.client, reason: reason, into: &out)
@@ -36,14 +47,14 @@ extension FilterEngine {
     func joinFavorites(_ client: ClientState, into out: inout JSONWriter) {
         let name = client.viewport.client
         favoriteLists[name] = loadFavorites(name, into: &out)
-        if favoriteLists[name]?.ids.isEmpty == false { writePinned(name, reason: "joined", into: &out) }
+        if favoriteLists[name]?.entries.isEmpty == false { writePinned(name, reason: "joined", into: &out) }
     }
 
     /// After a new snapshot or a change of presentation: the list again to every client whose
     /// favorites now show something else. `force` sends it even unchanged (a resync).
     func refreshFavorites(_ names: some Sequence<String>, reason: String, force: Bool = false, into out: inout JSONWriter) {
         for name in names {
-            guard let list = favoriteLists[name], !list.ids.isEmpty else { continue }
+            guard let list = favoriteLists[name], !list.entries.isEmpty else { continue }
             if force || list.sent != favoritesFingerprint(name, list) { writePinned(name, reason: reason, into: &out) }
             spillIfLarge(&out)
         }
@@ -57,12 +68,12 @@ extension FilterEngine {
 
     private func loadFavorites(_ name: String, into out: inout JSONWriter) -> FavoriteList {
         if let list = favoriteLists[name] { return list }
-        guard favoritesHealth != .failing else { return FavoriteList(ids: []) }
+        guard favoritesHealth != .failing else { return FavoriteList(entries: []) }
         do {
-            return FavoriteList(ids: try favoritesBacking.favorites(of: name))
+            return FavoriteList(entries: try favoritesBacking.favorites(of: name))
         } catch {
             reportFavoritesFailure(error, becoming: .failing, into: &out)
-            return FavoriteList(ids: [])
+            return FavoriteList(entries: [])
         }
     }
 
@@ -86,7 +97,21 @@ extension FilterEngine {
                      excerpt: "").write(to: &out)
     }
 
-    /// What a client sees of its list: the ids, both days' station values and its presentation.
+    /// What a favorite shows on one day: the station's position in that day's snapshot (a station
+    /// by its id; a place or pin the nearest station within `options.favoriteRadiusKm`, with its
+    /// distance and bearing), or nil.
+    private func favoriteStation(_ entry: FavoriteEntry, on day: Day) -> (position: Int, reach: (distanceKm: Double, bearing: Double)?)? {
+        guard let snapshot = snapshot(for: day) else { return nil }
+        guard let point = entry.point else {
+            guard case .station(let id) = entry, let position = snapshot.position(of: id) else { return nil }
+            return (position, nil)
+        }
+        guard let found = snapshot.nearestStation(to: point), found.hit.distanceKm <= options.favoriteRadiusKm else { return nil }
+        return (Int(found.hit.index), ((found.hit.distanceKm * 1000).rounded() / 1000, Self.roundedBearing(from: point, to: found.station.coordinate)))
+    }
+
+    /// What a client sees of its list: the entries, both days' station values (and, for a place
+    /// or pin, which station answers at what distance) and its presentation.
     private func favoritesFingerprint(_ name: String, _ list: FavoriteList) -> UInt64 {
         var hash = FNV1a()
         let presentation = clients[name]?.viewport.presentation ?? Presentation()
@@ -94,11 +119,15 @@ extension FilterEngine {
         hash.add(presentation.units?.rawValue ?? "")
         hash.add(presentation.windUnit?.rawValue ?? "")
         hash.add(presentation.locale?.rawValue ?? "")
-        for id in list.ids {
-            hash.add(id)
+        for entry in list.entries {
+            hash.add(entry.kind)
+            hash.add(entry.key)
+            if let data = entry.storedData { hash.add(data) }
             for day in Day.allCases {
-                if let snapshot = snapshot(for: day), let position = snapshot.position(of: id) {
-                    hash.add(snapshot.fingerprints[position])
+                if let snapshot = snapshot(for: day), let found = favoriteStation(entry, on: day) {
+                    hash.add(snapshot.fingerprints[found.position])
+                    hash.add(snapshot.stations[found.position].id)
+                    hash.add(String(found.reach?.distanceKm ?? -1))
                 } else {
                     hash.add(byte: 0)
                 }
@@ -107,7 +136,10 @@ extension FilterEngine {
         return hash.value
     }
 
-    /// `{"type":"pinned","client":…,"reason":…,(presentation),"items":[{"id":…,"today":{station}|null,"tomorrow":…}]}`
+    /// `{"type":"pinned","client":…,"reason":…,(presentation),"radiusKm":50,"items":[…]}`: a station
+    /// item `{"id":…,"today":{station}|null,"tomorrow":…}`, a place or pin item
+    /// `{"place"|"pin":{…},"today":{"distanceKm":…,"bearing":…,"station":{…}}|null,"tomorrow":…}`;
+    /// stations with their current details (no forecast).
     private func writePinned(_ name: String, reason: String, into out: inout JSONWriter) {
         guard var list = favoriteLists[name] else { return }
         list.sent = favoritesFingerprint(name, list)
@@ -117,20 +149,30 @@ extension FilterEngine {
         out.key("client"); out.string(name)
         out.key("reason"); out.string(reason)
         (clients[name]?.viewport.presentation ?? Presentation()).write(to: &out)
+        out.key("radiusKm"); out.number(options.favoriteRadiusKm)
         out.key("items")
         out.arrayStart()
-        for id in list.ids {
+        for entry in list.entries {
             out.objectStart()
-            out.key("id"); out.string(id)
+            entry.writeMember(to: &out)
             for day in Day.allCases {
                 out.key(day == .today ? "today" : "tomorrow")
-                if let snapshot = snapshot(for: day), let position = snapshot.position(of: id) {
-                    out.objectStart()
-                    snapshot.stations[position].writeMembers(to: &out)
-                    out.objectEnd()
-                } else {
+                guard let snapshot = snapshot(for: day), let found = favoriteStation(entry, on: day) else {
                     out.null()
+                    continue
                 }
+                let station = snapshot.stations[found.position].current
+                out.objectStart()
+                if let reach = found.reach {
+                    out.key("distanceKm"); out.number(reach.distanceKm)
+                    out.key("bearing"); out.number(reach.bearing)
+                    out.key("station")
+                    out.objectStart()
+                }
+                station.writeMembers(to: &out)
+                station.writeDetails(to: &out)
+                if found.reach != nil { out.objectEnd() }
+                out.objectEnd()
             }
             out.objectEnd()
         }

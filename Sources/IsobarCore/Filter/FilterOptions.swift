@@ -22,6 +22,9 @@ public struct FilterOptions: Sendable {
     public var resendInterval: Double = 1
     /// Most favorites one client may keep (a bound on the memory and the answer's size).
     public var maxFavorites = 200
+    /// How far (km) the station answering for a favorite place or pin may be: the `weather`
+    /// request's default radius, so a city list shows what tapping the city shows.
+    public var favoriteRadiusKm = WeatherRequest.defaultRadiusKm
     /// A station observed (or, without `observedAt`, fetched) longer ago than this many seconds is
     /// marked `"stale":true`; nil never marks one. `isobar filter --stale-after` defaults to 60
     /// minutes, as Weather Underground expires station readings.

@@ -16,28 +16,19 @@ extension FormatEngine {
         out.key("client"); out.string(client)
         out.key("reason"); out.string(reason)
         presentation.write(to: &out)
+        let radiusKm = try object.optionalNumber("radiusKm")
+        if let radiusKm { out.key("radiusKm"); out.number(radiusKm) }
         var count = 0
         out.key("items")
         out.arrayStart()
         try object.forEachElement(itemsField) { (item, _) throws(MessageError) in
             guard let item else { throw MessageError("\"items\" must hold objects") }
-            let id = try item.requireName("id")
-            let today = try Self.dayStation(item, "today", id: id)
-            let tomorrow = try Self.dayStation(item, "tomorrow", id: id)
-            let known = today ?? tomorrow
+            let entry = try FavoriteEntry(from: item)
             out.objectStart()
-            out.key("id"); out.string(id)
-            out.key("known"); out.bool(known != nil)
-            out.key("name"); out.string(known?.name)
-            out.key("coordinate")
-            if let known { known.coordinate.write(to: &out) } else { out.null() }
-            for (key, day, station) in [("today", Day.today, today), ("tomorrow", Day.tomorrow, tomorrow)] {
-                out.key(text: key)
-                guard let station else { out.null(); continue }
-                out.objectStart()
-                out.key("title"); out.string(titles.title(station))
-                Callout.Line.writeDetails(titles.details(station, day: day, zone: zone(of: station)), to: &out)
-                out.objectEnd()
+            if case .station(let id) = entry {
+                try writeStationItem(item, id: id, titles: titles, into: &out)
+            } else {
+                try writePlaceItem(item, entry, titles: titles, into: &out)
             }
             out.objectEnd()
             count += 1
@@ -46,6 +37,75 @@ extension FormatEngine {
         out.key("count"); out.int(count)
         out.objectEnd()
         out.newline()
+    }
+
+    /// `"id":…,"known":…,"name":…,"coordinate":…,"today":{"title","details",…}|null,"tomorrow":…`.
+    private func writeStationItem(_ item: JSONObject, id: String, titles: TitleFormatter, into out: inout JSONWriter) throws(MessageError) {
+        let today = try Self.dayStation(item, "today", id: id)
+        let tomorrow = try Self.dayStation(item, "tomorrow", id: id)
+        let known = today ?? tomorrow
+        out.key("id"); out.string(id)
+        out.key("known"); out.bool(known != nil)
+        out.key("name"); out.string(known?.name)
+        out.key("coordinate")
+        if let known { known.coordinate.write(to: &out) } else { out.null() }
+        for (key, day, station) in [("today", Day.today, today), ("tomorrow", Day.tomorrow, tomorrow)] {
+            out.key(text: key)
+            guard let station else { out.null(); continue }
+            out.objectStart()
+            out.key("title"); out.string(titles.title(station))
+            Callout.Line.writeDetails(titles.details(station, day: day, zone: zone(of: station)), to: &out)
+            Self.writeGlance(station, titles: titles, into: &out)
+            out.objectEnd()
+        }
+    }
+
+    /// `"place"|"pin":{…},"known":true,"name":…,"coordinate":…,"today":{"title","subtitle","station",
+    /// "distanceKm","bearing","details",…}|null,"tomorrow":…`: the place's own name and coordinate,
+    /// and per day the nearest station in reach (`null`: none within the radius, or no snapshot).
+    private func writePlaceItem(_ item: JSONObject, _ entry: FavoriteEntry, titles: TitleFormatter, into out: inout JSONWriter) throws(MessageError) {
+        entry.writeMember(to: &out)
+        out.key("known"); out.bool(true)
+        switch entry {
+        case .place(let place): out.key("name"); out.string(place.name)
+        case .pin(let pin): out.key("name"); out.string(pin.name)
+        case .station: break
+        }
+        out.key("coordinate"); (entry.point ?? Coordinate(latitude: 0, longitude: 0)).write(to: &out)
+        let days: [(StaticString, Day)] = [("today", .today), ("tomorrow", .tomorrow)]
+        for (key, day) in days {
+            out.key(key)
+            guard let field = item.field(key), field.kind != .null else { out.null(); continue }
+            guard let dayObject = item.object(field) else { throw MessageError("field \"\(key)\" must be an object or null") }
+            let station = try Station(from: dayObject.requireObject("station"))
+            let distanceKm = try dayObject.requireNumber("distanceKm")
+            let bearing = try dayObject.requireNumber("bearing")
+            guard distanceKm >= 0, (0..<360).contains(bearing) else {
+                throw MessageError("\"distanceKm\" must not be negative and \"bearing\" must be in [0, 360)", code: .outOfRange)
+            }
+            out.objectStart()
+            out.key("title"); out.string(titles.title(station))
+            out.key("subtitle"); out.string(Self.stationLine(station, distanceKm: distanceKm, titles: titles, day: day))
+            out.key("station")
+            out.objectStart()
+            out.key("id"); out.string(station.id)
+            out.key("name"); out.string(station.name)
+            out.key("coordinate"); station.coordinate.write(to: &out)
+            out.objectEnd()
+            out.key("distanceKm"); out.number(distanceKm)
+            out.key("bearing"); out.number(bearing)
+            Callout.Line.writeDetails(titles.details(station, day: day, zone: zone(of: station)), to: &out)
+            Self.writeGlance(station, titles: titles, into: &out)
+            out.objectEnd()
+        }
+    }
+
+    /// What a city list row shows: `"icon"` (when the station has one), `"temperature"` (°F or °C,
+    /// unrounded) and `"humidity"` (%), null where unknown.
+    private static func writeGlance(_ station: Station, titles: TitleFormatter, into out: inout JSONWriter) {
+        if let icon = station.details?.icon { out.key("icon"); out.string(icon.rawValue) }
+        out.key("temperature"); out.number(titles.temperature(station.temperature))
+        out.key("humidity"); out.number(station.details?.humidity)
     }
 
     /// The item's station for one day (`key`), nil when that day does not know it; its id must be

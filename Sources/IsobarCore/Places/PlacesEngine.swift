@@ -4,11 +4,12 @@
 /// at any moment. Without a gazetteer (none configured, or the file could not be loaded) each
 /// request is answered with an `error` saying so and the rest of the pipeline is unaffected. A
 /// `weather` request is not answered here: it leaves as a ``Spot`` for the filter with its place
-/// resolved (PlacesEngine+Weather.swift).
+/// resolved (PlacesEngine+Weather.swift), a `bookmark` as a `favorite` with its places resolved
+/// (PlacesEngine+Bookmark.swift).
 public struct PlacesEngine: Sendable {
     public static let stage = "places"
     /// The topic prefixes the places stage subscribes to on the bus: the clients' requests.
-    public static let subscriptions = ["geocode/", "reverse/", "weather/"]
+    public static let subscriptions = ["geocode/", "reverse/", "weather/", "bookmark/"]
 
     public let gazetteer: Gazetteer?
     /// Why there is no gazetteer, told to each client that asks (nil when one is loaded).
@@ -33,6 +34,7 @@ public struct PlacesEngine: Sendable {
             case "geocode": try geocode(GeocodeRequest(from: object), into: &out)
             case "reverse": try reverse(ReverseRequest(from: object), into: &out)
             case "weather": try weather(WeatherRequest(from: object), into: &out)
+            case "bookmark": try bookmark(object, into: &out)
             default:
                 out.raw(object.rawBytes)
                 out.newline()
