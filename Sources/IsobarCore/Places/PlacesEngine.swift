@@ -5,10 +5,10 @@
 /// request is answered with an `error` saying so and the rest of the pipeline is unaffected. A
 /// `weather` request is not answered here: it leaves as a ``Spot`` for the filter with its place
 /// resolved (PlacesEngine+Weather.swift).
-public struct PlacesEngine: Sendable {
-    public static let stage = "places"
-    /// The topic prefixes the places stage subscribes to on the bus: the clients' requests.
-    public static let subscriptions = ["geocode/", "reverse/", "weather/"]
+public struct PlacesEngine: Sendable, LineStage {
+    /// The places stage in the table of message types: it subscribes to the clients' requests
+    /// for it (``Stage/subscriptions``).
+    public static let party = Party.places
 
     public let gazetteer: Gazetteer?
     /// Why there is no gazetteer, told to each client that asks (nil when one is loaded).
@@ -17,6 +17,11 @@ public struct PlacesEngine: Sendable {
     public init(gazetteer: Gazetteer?, unavailable: String = "no gazetteer is loaded") {
         self.gazetteer = gazetteer
         self.unavailable = unavailable
+    }
+
+    /// ``LineStage``'s entry: the stage keeps no time.
+    public func handle(line: UnsafeRawBufferPointer, now: Double, into out: inout JSONWriter) {
+        handle(line: line, into: &out)
     }
 
     public func handle(line: UnsafeRawBufferPointer, into out: inout JSONWriter) {
