@@ -1,13 +1,16 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
-/// The project's own targets build with zero warnings: a warning is an error (dependencies are not
-/// affected; SwiftPM builds them with warnings suppressed).
-let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+/// The project's own targets build with zero warnings: a warning is an error. SwiftPM 6.2's warning
+/// control, not an unsafe flag: it applies to this package's targets only (dependencies build with
+/// their warnings suppressed) and leaves the package usable as a dependency.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "Isobar",
-    // iOS: the app's library (`IsobarClient`); the server runs on Linux (and macOS for development).
+    // The server (every target but IsobarClient) is Linux software: it calls Glibc, reads /proc and
+    // is built and tested on Linux only; Linux takes no version here. These are the deployment
+    // minimums of the app's library, `IsobarClient`, the one target meant for Apple platforms.
     platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         // What an iOS/macOS app adds: the map client over the gateway's WebSocket (docs/client.md).
@@ -99,8 +102,10 @@ let package = Package(
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], swiftSettings: strict),
         // The app's client library: the gateway's WebSocket (swift-websocket: NIOPosix + NIOSSL on
@@ -127,21 +132,28 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // Test helpers shared by the process and gateway tests (real child processes, free ports).
         .target(name: "IsobarTestSupport", dependencies: ["IsobarHost"], path: "Tests/IsobarTestSupport", swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarClientTests", dependencies: ["IsobarClient", "IsobarCore"], swiftSettings: strict),
         .testTarget(name: "IsobarBusTests", dependencies: ["IsobarBus"], swiftSettings: strict),
-        .testTarget(name: "IsobarNetTests", dependencies: ["IsobarNet", "IsobarSampleFeed", "IsobarCore", "IsobarStdio"], swiftSettings: strict),
-        .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore"], swiftSettings: strict),
-        .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus"], swiftSettings: strict),
+        .testTarget(name: "IsobarNetTests", dependencies: [
+            "IsobarNet", "IsobarSampleFeed", "IsobarCore", "IsobarStdio",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: strict),
+        .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarCore", .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: strict),
+        .testTarget(name: "IsobarHostTests", dependencies: ["IsobarHost", "IsobarCore", "IsobarBus", .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: strict),
         .testTarget(name: "IsobarGatewayTests", dependencies: [
             "IsobarGateway", "IsobarCore", "IsobarHost", "IsobarTestSupport", "IsobarClient",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ], swiftSettings: strict),
         .testTarget(name: "IsobarProcessTests", dependencies: ["IsobarCore", "IsobarBus", "IsobarHost", "IsobarStore", "IsobarNet", "IsobarTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
     ]

@@ -5,10 +5,30 @@
 #   lock kinds       distinct synchronisation types in use (NSLock, NSCondition, NSLockLike, Mutex, ...)
 #   timed waits      sleeps and fixed poll intervals (Thread.sleep, usleep, Task.sleep, poll timeouts)
 #   type lists       files that spell out three or more client message types as string literals
-# Usage: bash scripts/process-layer-counts.sh [--list]   (--list prints every hit under its count)
+#   type tables      files that list message types for routing: a literal list of three or more
+#                    type names (subscriptions, admission, topics), a length switch over type names,
+#                    or rows of the registry (MessageType("...")). Target: one, the registry.
+# Usage: bash scripts/process-layer-counts.sh [--list] [--compare REV]
+#   --list prints every hit under its count; --compare REV prints REV's counts ("before", from
+#   `git archive REV`) beside the working tree's ("after").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-list=${1:-}
+list=; compare=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --list) list=--list; shift ;;
+    --compare) compare=${2:?--compare needs a revision}; shift 2 ;;
+    *) echo "usage: $0 [--list] [--compare REV]" >&2; exit 2 ;;
+  esac
+done
+if [ -n "$compare" ]; then
+  before=$(mktemp -d); trap 'rm -rf "$before"' EXIT
+  git archive "$compare" Sources Web scripts/process-layer-counts.sh | tar -x -C "$before"
+  cp "$0" "$before/scripts/process-layer-counts.sh"
+  printf '%-14s %8s %8s\n' "" before after
+  paste <(bash "$before/scripts/process-layer-counts.sh") <(bash "$0") | awk -F'\t' '{ n = split($1, b, /  +/); split($2, a, /  +/); printf "%-14s %8s %8s\n", b[1], b[2], a[2] }'
+  exit 0
+fi
 code() { grep -rnE "$1" Sources --include=*.swift | grep -vE '^[^:]+:[0-9]+:\s*//' || true; }
 show() { local title=$1 hits=$2; printf '%-14s %s\n' "$title" "$(printf '%s' "$hits" | grep -c . || true)"; [ "$list" = --list ] && [ -n "$hits" ] && printf '%s\n' "$hits" | sed 's/^/    /'; return 0; }
 
@@ -21,3 +41,7 @@ types='"(viewport|select|resync|nearest|search|favorite|detail|geocode|reverse|l
 files=$(grep -rlE "$types" Sources Web --include=*.swift --include=*.mjs --include=*.js 2>/dev/null | while read -r f; do
   n=$(grep -oE "$types" "$f" | sort -u | wc -l); [ "$n" -ge 3 ] && echo "$f ($n types)"; done || true)
 show "type lists" "$files"
+names='station|snapshot|viewport|select|resync|lease|leave|nearest|search|favorite|detail|spot|geocode|reverse|weather|visible|selection|closest|matches|pinned|particulars|ambient|annotations|callout|place|results|starred|report|locations|vicinity|conditions|error|status|warning|tally'
+item="\"($names)/?\""
+tables=$(code "$item, *$item, *$item|elementsEqual\(\"($names)\"\.utf8\)|MessageType\(\"($names)\"" | cut -d: -f1 | sort | uniq -c | awk '{print $2 " (" $1 " lines)"}')
+show "type tables" "$tables"

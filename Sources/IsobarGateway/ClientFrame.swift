@@ -12,10 +12,13 @@ public enum ClientFrame: Sendable {
     /// Any other accepted message as the JSON line to publish, `client` filled in, no raw newline.
     case line([UInt8])
 
-    /// The types an app may send besides `viewport`, published as they are with `client` filled in.
-    public static let passThroughTypes: Set<String> = ["select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse", "weather", "bookmark"]
+    /// The types an app may send besides `viewport`, published as they are with `client` filled
+    /// in: the table's `clientSends` rows (``MessageTypes``).
+    public static let passThroughTypes = passThrough(in: .standard)
 
-    public static func parse(_ bytes: [UInt8], client: String) throws(MessageError) -> ClientFrame {
+    static func passThrough(in types: MessageTypes) -> Set<String> { Set(types.clientSent).subtracting(["viewport"]) }
+
+    public static func parse(_ bytes: [UInt8], client: String, types: MessageTypes = .standard) throws(MessageError) -> ClientFrame {
         let object: JSONObject
         do {
             object = try JSONObject(storage: bytes)
@@ -31,8 +34,8 @@ public enum ClientFrame: Sendable {
                 throw MessageError("field \"client\" does not match this connection's name \"\(client)\"; leave it out")
             }
         }
-        guard type == "viewport" || passThroughTypes.contains(type) else {
-            throw MessageError("unknown type \"\(type.prefix(40))\"; a client sends viewport, select, resync, nearest, search, favorite, detail, geocode, reverse, weather or bookmark")
+        guard types[type]?.clientSends == true else {
+            throw MessageError("unknown type \"\(type.prefix(40))\"; a client sends \(Self.sendable(types))")
         }
         if type == "viewport" {
             // Read as it is, with the connection's name: the gateway writes the line anew.
@@ -61,5 +64,12 @@ public enum ClientFrame: Sendable {
             out.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte)
         }
         return out
+    }
+
+    /// "viewport, select, ... or weather": what the refusal of an unknown type lists.
+    static func sendable(_ types: MessageTypes) -> String {
+        let names = types.clientSent
+        guard names.count > 1, let last = names.last else { return names.first ?? "nothing" }
+        return names.dropLast().joined(separator: ", ") + " or " + last
     }
 }

@@ -51,10 +51,11 @@ public final class GatewayHub: @unchecked Sendable {
 
     /// Topics the gateway subscribes to. Prefixes: `annotations/` and `callout/` match every
     /// client's traffic, and topics are compared exactly on arrival (see PROTOCOL.md).
-    public static let topics = ["annotations/", "callout/", "place/", "results/", "error/", "starred/", "report/", "locations/", "vicinity/", "conditions/", "status", "tally", "resync"]
+    /// Derived from the table of message types (what apps receive, and what the gateway consumes).
+    public static let topics = MessageTypes.standard.clientSubscriptions(of: .gateway, client: "")
 
     /// Client-facing answers other than annotations, relayed to their client as they are.
-    static let answerPrefixes = ["callout/", "place/", "results/", "starred/", "report/", "error/", "locations/", "vicinity/", "conditions/"]
+    static let answerPrefixes = MessageTypes.standard.relayedPrefixes.filter { $0 != "annotations/" }
 
     public init(options: GatewayOptions, metrics: GatewayMetrics, logger: Logger) {
         self.options = options

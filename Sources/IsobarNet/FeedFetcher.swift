@@ -17,9 +17,9 @@ import Logging
 ///   with the new `fetchedAt` (PROTOCOL.md, "Implausible snapshots").
 /// - a resync: the latest snapshot of each day (same id, its original `fetchedAt`, its age) and the
 ///   latest status of each day.
-public actor FeedFetcher {
-    /// The topic prefixes fetch subscribes to on the bus: requests to republish its snapshots.
-    public static let subscriptions = ["resync"]
+public actor FeedFetcher: Stage {
+    /// The fetcher in the table of message types (``Stage/subscriptions``: resyncs).
+    public static let party = Party.fetch
 
     /// The last snapshot published for one day.
     public struct Latest: Sendable, Equatable {

@@ -14,10 +14,10 @@ import Logging
 /// Snapshots already in the store are recognised by id from the first station line on and never
 /// assembled again, so the persister's own replays coming back to it over the bus cost a parse per
 /// line and nothing else.
-public struct PersistStage: Sendable {
+public struct PersistStage: Sendable, Stage {
     public static let name = "persist"
-    /// The topic prefixes persist subscribes to on the bus: snapshots to store, requests to replay.
-    public static let subscriptions = ["station", "snapshot", "resync"]
+    /// Persist in the table of message types (``Stage/subscriptions``: snapshots and resyncs).
+    public static let party = Party.persist
 
     /// The store, kept usable across faults of the disk under it (`StoreKeeper`).
     public private(set) var keeper: StoreKeeper

@@ -43,17 +43,7 @@ struct FormatCommand: AsyncParsableCommand {
         Logs.bootstrap()
         let engine = FormatEngine(defaults: ResolvedPresentation(field: field, units: units, windUnit: windUnit, locale: locale),
                                   zones: Self.zones(places, logger: Logger(label: "format")))
-        if bus {
-            let options = BusStage.Options(name: "format", subscriptions: FormatEngine.subscriptions, maxLineLength: maxLineBytes)
-            let status = await BusStage.run(options, logger: Logger(label: "format")) { line, out in
-                engine.handle(line: line, into: &out)
-            }
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        LineInput.runStage(stage: FormatEngine.stage, maxLineLength: maxLineBytes) { line, out in
-            engine.handle(line: line, into: &out)
-        }
+        try await StageRunner.run(engine, bus: bus, maxLineBytes: maxLineBytes)
     }
 
     /// The zone index of the gazetteer `file`, or nil (logged) when there is none or it cannot be

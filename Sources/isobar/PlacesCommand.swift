@@ -42,17 +42,7 @@ struct PlacesCommand: AsyncParsableCommand {
         Logs.bootstrap()
         let logger = Logger(label: "places")
         let engine = Self.load(places, logger: logger)
-        if bus {
-            let options = BusStage.Options(name: PlacesEngine.stage, subscriptions: PlacesEngine.subscriptions, maxLineLength: maxLineBytes)
-            let status = await BusStage.run(options, logger: logger) { line, out in
-                engine.handle(line: line, into: &out)
-            }
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        LineInput.runStage(stage: PlacesEngine.stage, maxLineLength: maxLineBytes) { line, out in
-            engine.handle(line: line, into: &out)
-        }
+        try await StageRunner.run(engine, bus: bus, maxLineBytes: maxLineBytes)
     }
 
     /// The engine over the gazetteer in `file`, or without one (and the reason, logged) when it

@@ -56,8 +56,8 @@ final class TerminalMap: @unchecked Sendable {
                 typing = nil
                 if !query.isEmpty {
                     // Places (the places stage) and stations (the filter), listed places first.
-                    session.publish(type: "geocode") { $0.key("query"); $0.string(query); $0.key("limit"); $0.int(5) }
-                    session.publish(type: "search") { $0.key("query"); $0.string(query); $0.key("limit"); $0.int(9) }
+                    session.publish(GeocodeRequest(client: session.client, query: query, limit: 5).write(to:))
+                    session.publish(SearchRequest(client: session.client, query: query, limit: 9).write(to:))
                 }
             case .escape: typing = nil
             case .character("\u{7F}"), .character("\u{08}"): typing = String(query.dropLast())
@@ -99,20 +99,17 @@ final class TerminalMap: @unchecked Sendable {
             typing = ""
             return true
         case .character("n"):
-            session.publish(type: "nearest") {
-                $0.key("latitude"); $0.number(region.center.latitude)
-                $0.key("longitude"); $0.number(region.center.longitude)
-            }
+            session.publish(NearestRequest(client: session.client, point: region.center).write(to:))
             return true
         case .character("i"):
             // The selected station's detail screen (`detail` -> `report`, in the viewport's units and locale).
             guard let id = selected else { return true }
-            session.publish(type: "detail") { $0.key("id"); $0.string(id) }
+            session.publish(DetailRequest(client: session.client, id: id).write(to:))
             return true
         case .character("*"):
             guard let id = selected else { return true }
             let on = !favoriteIDs().contains(id)
-            session.publish(type: "favorite") { $0.key("id"); $0.string(id); $0.key("on"); $0.bool(on) }
+            session.publish(FavoriteRequest(client: session.client, id: id, on: on).write(to:))
             return true
         case .character(let c) where c.isNumber && c != "0":
             // Jump to search hit c: centre on it; a station is selected too.

@@ -94,21 +94,15 @@ struct UpCommand: AsyncParsableCommand {
         let pollInterval = interval ?? (sample ? min(5, samplePeriod) : 60)
         let favoritesFile = dataDir + "/" + PersistOptions.favoritesFileName
         services += [
-            ServiceSpec(name: "persist", command: me, arguments: [
-                "plug", "--name", "persist"] + Self.subscribe(PersistStage.subscriptions) + ["--",
-                me, "persist", "--data-dir", dataDir] + snapshotPolicy.arguments, startDelay: .milliseconds(200), stopTimeout: ServiceSpec.plugStopTimeout),
+            ServiceSpec(name: "persist", command: me, arguments: Self.plug(PersistStage.self) + [me, "persist", "--data-dir", dataDir] + snapshotPolicy.arguments, startDelay: .milliseconds(200), stopTimeout: ServiceSpec.plugStopTimeout),
         ] + (chainFormat ? [] : [
             plugs
-                ? ServiceSpec(name: "format", command: me, arguments: [
-                    "plug", "--name", "format"] + Self.subscribe(FormatEngine.subscriptions) + ["--",
-                    me, "format", "--units", units, "--locale", locale, "--places", places], stopTimeout: ServiceSpec.plugStopTimeout)
+                ? ServiceSpec(name: "format", command: me, arguments: Self.plug(FormatEngine.self) + [me, "format", "--units", units, "--locale", locale, "--places", places], stopTimeout: ServiceSpec.plugStopTimeout)
                 : ServiceSpec(name: "format", command: me, arguments: ["format", "--bus", "--units", units, "--locale", locale,
                                                                        "--places", places]),
         ]) + (noPlaces ? [] : [
             plugs
-                ? ServiceSpec(name: "places", command: me, arguments: [
-                    "plug", "--name", "places"] + Self.subscribe(PlacesEngine.subscriptions) + ["--",
-                    me, "places", "--places", places], stopTimeout: ServiceSpec.plugStopTimeout)
+                ? ServiceSpec(name: "places", command: me, arguments: Self.plug(PlacesEngine.self) + [me, "places", "--places", places], stopTimeout: ServiceSpec.plugStopTimeout)
                 : ServiceSpec(name: "places", command: me, arguments: ["places", "--bus", "--places", places]),
         ]) + (0..<filters).map { index in
             // The filter starts last and asks for a resync, so persist and fetch answer it once their
@@ -123,13 +117,10 @@ struct UpCommand: AsyncParsableCommand {
             guard plugs else {
                 return ServiceSpec(name: name, command: me, arguments: Array(filter.dropFirst()) + ["--bus"], startDelay: .milliseconds(300))
             }
-            return ServiceSpec(name: name, command: me, arguments: [
-                "plug", "--name", name] + sharding + Self.subscribe(FilterEngine.subscriptions) + ["--"] + filter,
+            return ServiceSpec(name: name, command: me, arguments: Self.plug(FilterEngine.self, name: name, sharding: sharding) + filter,
                 startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout)
         } + [
-            ServiceSpec(name: "fetch", command: me, arguments: [
-                "plug", "--name", "fetch"] + Self.subscribe(FeedFetcher.subscriptions) + ["--",
-                me, "fetch"] + todayURLs.flatMap { ["--today", $0] } + tomorrowURLs.flatMap { ["--tomorrow", $0] } + [
+            ServiceSpec(name: "fetch", command: me, arguments: Self.plug(FeedFetcher.self) + [me, "fetch"] + todayURLs.flatMap { ["--today", $0] } + tomorrowURLs.flatMap { ["--tomorrow", $0] } + [
                 "--interval", String(pollInterval),
                 "--backoff-cap", String(backoffCap), "--max-body-bytes", String(maxBodyBytes), "--format", format.rawValue,
                 "--openweather-units", openWeatherUnits.rawValue],
@@ -137,8 +128,7 @@ struct UpCommand: AsyncParsableCommand {
         ]
         if forecasts {
             let url = forecastURL ?? (sample ? "http://127.0.0.1:\(samplePort)/openmeteo.json?latitude={latitude}&longitude={longitude}" : ForecastEngine.defaultURL)
-            services.append(ServiceSpec(name: "forecast", command: me, arguments: [
-                "plug", "--name", "forecast"] + Self.subscribe(ForecastEngine.subscriptions) + ["--", me, "forecast", "--url", url],
+            services.append(ServiceSpec(name: "forecast", command: me, arguments: Self.plug(ForecastEngine.self) + [me, "forecast", "--url", url],
                 startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout))
         }
         if !noGateway {
@@ -157,8 +147,11 @@ struct UpCommand: AsyncParsableCommand {
         throw ExitCode(await supervisor.runUntilSignalled())
     }
 
-    /// `--sub T` for each topic prefix a stage declares.
-    static func subscribe(_ topics: [String]) -> [String] { topics.flatMap { ["--sub", $0] } }
+    /// `plug --name NAME [--shard K/N] --sub T ... --`: a stage under `isobar plug`, subscribed to
+    /// what it consumes (``Stage/subscriptions``); its command follows.
+    static func plug<S: Stage>(_ stage: S.Type, name: String? = nil, sharding: [String] = []) -> [String] {
+        ["plug", "--name", name ?? S.stage] + sharding + S.subscriptions.flatMap { ["--sub", $0] } + ["--"]
+    }
 
     /// This binary's absolute path, so children run the same build.
     static func executablePath() -> String {

@@ -11,7 +11,7 @@ import Testing
 @Suite struct SubscriptionListTests {
     static let declared: [String: [String]] = [
         "filter": FilterEngine.subscriptions, "format": FormatEngine.subscriptions,
-        "persist": PersistStage.subscriptions, "fetch": FeedFetcher.subscriptions,
+        "persist": PersistStage.subscriptions, "fetch": FeedFetcher.subscriptions, "places": PlacesEngine.subscriptions,
     ]
 
     /// The `--sub` values of each compose service, in order (`- --sub` then `- TOPIC` lines).
@@ -33,7 +33,7 @@ import Testing
 
     /// The built-in stages compose runs on the bus in process (`--bus`: they subscribe to their
     /// declared topics themselves); the others under `isobar plug` with `--sub` lines.
-    static let inProcess: Set<String> = ["filter", "filter-1", "format"]
+    static let inProcess: Set<String> = ["filter", "filter-1", "format", "places"]
 
     @Test func composeSubscribesEachStageToWhatItDeclares() throws {
         let compose = try Self.composeSubscriptions()
@@ -47,6 +47,33 @@ import Testing
             let block = text.components(separatedBy: "\n  \(service):\n").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
             #expect(block.contains("      - --bus\n"), "compose.yaml's \(service) does not run on the bus in process")
         }
+    }
+
+    /// The Kubernetes manifests: a stage under `isobar plug` (`--name STAGE`) lists exactly the
+    /// stage's declared `--sub` topics; a built-in stage run in process (`isobar STAGE --bus`)
+    /// subscribes itself and lists none.
+    @Test func kubernetesSubscribesEachStageToWhatItDeclares() throws {
+        let folder = ProcessHarness.packageRoot.appendingPathComponent("deploy/k8s")
+        var plugged: [String: [String]] = [:]
+        var onTheBus: Set<String> = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".yaml") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let words = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
+            for (index, word) in words.enumerated() where index + 1 < words.count {
+                if word == "--name", index >= 1, words[index - 1] == "plug" {
+                    let name = words[index + 1]
+                    var topics: [String] = []
+                    var at = index + 2
+                    while at + 1 < words.count, words[at] == "--sub" { topics.append(words[at + 1]); at += 2 }
+                    plugged[name] = topics
+                } else if word == "/usr/local/bin/isobar", Self.declared[words[index + 1]] != nil, words.dropFirst(index + 2).prefix(3).contains("--bus") {
+                    onTheBus.insert(words[index + 1])
+                }
+            }
+        }
+        #expect(plugged == ["persist": PersistStage.subscriptions, "fetch": FeedFetcher.subscriptions])
+        #expect(onTheBus == ["filter", "format", "places"])
     }
 
     @Test func docsAndScriptsWriteTheSameSubscriptions() throws {

@@ -59,7 +59,7 @@ public struct AttachState: Sendable {
     /// broadcasts `resync` (ZeroMQ prefix matching: it also gets other clients' `resync/<name>`,
     /// which it ignores) and `status`.
     public var topics: [String] {
-        ["annotations", "callout", "place", "results", "starred", "report", "locations", "vicinity", "conditions", "error"].map { "\($0)/\(client)" } + ["resync", "status"]
+        MessageTypes.standard.clientSubscriptions(of: .attach, client: client)
     }
 
     /// Whether to re-announce on the next tick.

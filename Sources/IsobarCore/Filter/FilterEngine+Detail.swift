@@ -19,25 +19,8 @@ extension FilterEngine {
     /// A `particulars` line for the station at `position`; `extra` writes members after the
     /// presentation keys (a `spot`'s point and place).
     func writeParticulars(client: String, day: Day, snapshot: StationSnapshot, position: Int, presentation: Presentation,
-                          forecast: ForecastAttachment? = nil, into out: inout JSONWriter, extra: (inout JSONWriter) -> Void) {
-        let station = snapshot.stations[position]
-        out.objectStart()
-        out.key("type"); out.string("particulars")
-        out.key("client"); out.string(client)
-        out.key("id"); out.string(station.id)
-        out.key("day"); out.string(day.rawValue)
-        writeFindSnapshotInfo(snapshot, into: &out)
-        presentation.write(to: &out)
-        extra(&out)
-        out.key("station")
-        out.objectStart()
-        station.writeMembers(to: &out)
-        station.writeDetails(to: &out)
-        Self.writeForecastPoints(forecast, station: station, into: &out)
-        if isStale(snapshot, position: position, threshold: staleThreshold()) { out.key("stale"); out.bool(true) }
-        out.objectEnd()
-        Self.writeForecastState(forecast, into: &out)
-        out.objectEnd()
-        out.newline()
+                          forecast: ForecastAttachment? = nil, into out: inout JSONWriter, extra: @escaping (inout JSONWriter) -> Void) {
+        Particulars(client: client, day: day, snapshot: snapshot.info, presentation: presentation, station: snapshot.stations[position],
+                    stale: isStale(snapshot, position: position, threshold: staleThreshold()), forecast: forecast, located: extra).write(to: &out)
     }
 }

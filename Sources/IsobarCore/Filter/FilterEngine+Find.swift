@@ -8,52 +8,19 @@ extension FilterEngine {
     func nearest(_ request: NearestRequest, now: Double, into out: inout JSONWriter) {
         let (day, presentation) = context(client: request.client, day: request.day, presentation: request.presentation, now: now)
         let snapshot = snapshot(for: day)
-        out.objectStart()
-        out.key("type"); out.string("closest")
-        out.key("client"); out.string(request.client)
-        out.key("day"); out.string(day.rawValue)
-        writeFindSnapshotInfo(snapshot, into: &out)
-        presentation.write(to: &out)
-        out.key("point"); request.point.write(to: &out)
-        if let snapshot, let (station, hit) = snapshot.nearestStation(to: request.point) {
-            out.key("id"); out.string(station.id)
-            out.key("distanceKm"); out.number((hit.distanceKm * 1000).rounded() / 1000)
-            var bearing = (GreatCircle.bearing(from: request.point, to: station.coordinate) * 10).rounded() / 10
-            if bearing >= 360 { bearing = 0 }
-            out.key("bearing"); out.number(bearing)
-            out.key("station")
-            out.objectStart()
-            station.writeMembers(to: &out)
-            out.objectEnd()
-        } else {
-            out.key("id"); out.null()
-            out.key("station"); out.null()
+        let hit = snapshot?.nearestStation(to: request.point).map { station, hit in
+            Closest.Hit(station: station, distanceKm: (hit.distanceKm * 1000).rounded() / 1000,
+                        bearing: Self.roundedBearing(from: request.point, to: station.coordinate))
         }
-        out.objectEnd()
-        out.newline()
+        Closest(client: request.client, day: day, snapshot: snapshot?.info ?? .none, presentation: presentation,
+                point: request.point, hit: hit).write(to: &out)
     }
 
     func search(_ request: SearchRequest, now: Double, into out: inout JSONWriter) {
         let (day, presentation) = context(client: request.client, day: request.day, presentation: request.presentation, now: now)
         let snapshot = snapshot(for: day)
-        out.objectStart()
-        out.key("type"); out.string("matches")
-        out.key("client"); out.string(request.client)
-        out.key("day"); out.string(day.rawValue)
-        writeFindSnapshotInfo(snapshot, into: &out)
-        presentation.write(to: &out)
-        out.key("query"); out.string(request.query)
-        out.key("hits")
-        out.arrayStart()
-        for (station, match) in snapshot?.search(request.query, limit: request.limit) ?? [] {
-            out.objectStart()
-            out.key("match"); out.string(match.rawValue)
-            station.writeMembers(to: &out)
-            out.objectEnd()
-        }
-        out.arrayEnd()
-        out.objectEnd()
-        out.newline()
+        Matches(client: request.client, day: day, snapshot: snapshot?.info ?? .none, presentation: presentation,
+                query: request.query, hits: snapshot?.search(request.query, limit: request.limit) ?? []).write(to: &out)
     }
 
     /// The day and presentation a request is answered in: what it says, else what the client's

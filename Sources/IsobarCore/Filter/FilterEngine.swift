@@ -8,13 +8,13 @@
 /// gateway's lease), `error`, and `resync` requests when a snapshot arrived incomplete or a
 /// client waits for a day with no data. Pure logic: the caller supplies lines and the clock, and
 /// calls `tick` a few times a second so timed work happens when no input arrives.
-public final class FilterEngine {
-    public static let stage = "filter"
-    /// The topic prefixes the filter subscribes to on the bus (`isobar up`, compose, the bench and
-    /// the tests all use this list). The slashes matter: `select` would also match `selection`, its
+public final class FilterEngine: LineStage {
+    /// The filter in the table of message types: it subscribes to what the table says it consumes
+    /// (``Stage/subscriptions``). The slashes matter: `select` would also match `selection`, its
     /// own output, which it would pass through and receive again forever.
-    public static let subscriptions = ["station", "snapshot", "viewport/", "select/", "resync", "lease", "leave/",
-                                       "nearest/", "search/", "favorite/", "detail/", "spot/", "forecast"]
+    public static let party = Party.filter
+    /// The missing-day resync schedule and the idle sweep run even when no message arrives.
+    public var tickEvery: Double? { 0.25 }
     public let options: FilterOptions
     private var snapshots: [Day: StationSnapshot] = [:]
     private var assembler = SnapshotAssembler()

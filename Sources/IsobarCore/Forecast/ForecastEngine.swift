@@ -5,10 +5,10 @@
 /// the number of clients, filter shards or repeated `outlook`s asking.
 ///
 /// Input: `outlook` (others pass through unchanged). Output: `forecast`, `error`.
-public final class ForecastEngine {
-    public static let stage = "forecast"
-    /// The topic the stage subscribes to on the bus.
-    public static let subscriptions = ["outlook"]
+public final class ForecastEngine: Stage {
+    /// The forecast stage in the table of message types: it subscribes to `outlook`
+    /// (``Stage/subscriptions``).
+    public static let party = Party.forecast
     /// Open-Meteo's forecast endpoint with what the filter's detail needs: the hourly and daily
     /// variables `OpenMeteoFeed` reads, the point's own zone (`timezone=auto`), Unix times.
     public static let defaultURL = "https://api.open-meteo.com/v1/forecast?latitude={latitude}&longitude={longitude}"

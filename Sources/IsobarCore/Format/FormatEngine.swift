@@ -2,10 +2,10 @@
 /// `selection` into `callout`, `closest`/`matches` into `place`/`results` and `pinned` into
 /// `starred`. Stateless per client (the filter owns versions and
 /// selections), so it can be restarted or replaced at any moment.
-public struct FormatEngine: Sendable {
-    public static let stage = "format"
-    /// The topic prefixes the formatter subscribes to on the bus: the filter's per-client outputs.
-    public static let subscriptions = ["visible", "selection", "closest", "matches", "pinned", "particulars", "ambient"]
+public struct FormatEngine: Sendable, LineStage {
+    /// The formatter in the table of message types: it subscribes to the filter's per-client
+    /// outputs (``Stage/subscriptions``).
+    public static let party = Party.format
     /// Used for whatever a client's viewport did not specify.
     public var defaults: ResolvedPresentation
 
@@ -27,6 +27,11 @@ public struct FormatEngine: Sendable {
         if let name = station.details?.timeZone, let zone = LocalZone(identifier: name) { return zone }
         if let offset = station.details?.utcOffset, let zone = LocalZone(offsetSeconds: Int(offset)) { return zone }
         return zones?.zone(near: station.coordinate) ?? .utc
+    }
+
+    /// ``LineStage``'s entry: the stage keeps no time.
+    public func handle(line: UnsafeRawBufferPointer, now: Double, into out: inout JSONWriter) {
+        handle(line: line, into: &out)
     }
 
     public func handle(line: UnsafeRawBufferPointer, into out: inout JSONWriter) {

@@ -18,11 +18,11 @@ public enum Topic {
     }
 
     /// The topic of a message of `type` for `client` (nil or empty: none). Messages a client
-    /// sends to the filter (``ClientPartition/routedTypes``) carry the client's partition between
+    /// sends to the filter (`perPartition` in ``MessageTypes``) carry the client's partition between
     /// type and client, `viewport/07/alice`, so filter shards subscribe to their partitions only.
-    public static func of(type: String, client: String?) -> String {
+    public static func of(type: String, client: String?, types: MessageTypes = .standard) -> String {
         guard let client, !client.isEmpty else { return type }
-        if ClientPartition.routedTypes.contains(type) {
+        if types.isRouted(type) {
             return type + "/" + ClientPartition.label(ClientPartition.of(client)) + "/" + client
         }
         return type + "/" + client

@@ -11,7 +11,11 @@ public struct TopicDeriver {
     /// Reused by every scan (a scanner's key stack allocates once, here, not per line).
     private var keys = JSONKeySet()
 
-    public init() {
+    /// Which types are routed by partition.
+    public let types: MessageTypes
+
+    public init(types: MessageTypes = .standard) {
+        self.types = types
         topic.reserveCapacity(256)
     }
 
@@ -64,7 +68,7 @@ public struct TopicDeriver {
         guard !topic.isEmpty else { return false }
         if let client, !client.range.isEmpty {
             topic.append(UInt8(ascii: "/"))
-            if ClientPartition.isRouted(typeBytes: topic.dropLast()) {
+            if types.isRouted(typeBytes: topic.dropLast()) {
                 let partition = client.escaped
                     ? ClientPartition.of(JSONDecoding.unescape(line, client.range))
                     : ClientPartition.of(utf8: UnsafeRawBufferPointer(rebasing: line[client.range]))

@@ -6,10 +6,10 @@
 /// `weather` request is not answered here: it leaves as a ``Spot`` for the filter with its place
 /// resolved (PlacesEngine+Weather.swift), a `bookmark` as a `favorite` with its places resolved
 /// (PlacesEngine+Bookmark.swift).
-public struct PlacesEngine: Sendable {
-    public static let stage = "places"
-    /// The topic prefixes the places stage subscribes to on the bus: the clients' requests.
-    public static let subscriptions = ["geocode/", "reverse/", "weather/", "bookmark/"]
+public struct PlacesEngine: Sendable, LineStage {
+    /// The places stage in the table of message types: it subscribes to the clients' requests
+    /// for it (``Stage/subscriptions``).
+    public static let party = Party.places
 
     public let gazetteer: Gazetteer?
     /// Why there is no gazetteer, told to each client that asks (nil when one is loaded).
@@ -18,6 +18,11 @@ public struct PlacesEngine: Sendable {
     public init(gazetteer: Gazetteer?, unavailable: String = "no gazetteer is loaded") {
         self.gazetteer = gazetteer
         self.unavailable = unavailable
+    }
+
+    /// ``LineStage``'s entry: the stage keeps no time.
+    public func handle(line: UnsafeRawBufferPointer, now: Double, into out: inout JSONWriter) {
+        handle(line: line, into: &out)
     }
 
     public func handle(line: UnsafeRawBufferPointer, into out: inout JSONWriter) {

@@ -9,8 +9,9 @@ public enum ClientPartition {
     public static let count = 64
 
     /// The message types a client sends to the filter: their topics carry the partition
-    /// (`viewport/07/alice`), so each shard subscribes to its partitions' prefixes only.
-    public static let routedTypes: Set<String> = ["viewport", "select", "leave", "nearest", "search", "favorite", "detail", "spot"]
+    /// (`viewport/07/alice`), so each shard subscribes to its partitions' prefixes only. The
+    /// table's `perPartition` rows (``MessageTypes``).
+    public static let routedTypes: Set<String> = MessageTypes.standard.routedTypes
 
     /// The partition of a client name given as UTF-8 bytes.
     public static func of<C: Sequence>(utf8 bytes: C) -> Int where C.Element == UInt8 {
@@ -24,18 +25,5 @@ public enum ClientPartition {
     /// The partition as it appears in a topic: two decimal digits, `00` to `63`.
     public static func label(_ partition: Int) -> String {
         partition < 10 ? "0\(partition)" : String(partition)
-    }
-
-    /// Whether messages of this type (given as UTF-8 bytes) are routed by partition.
-    static func isRouted<C: Collection>(typeBytes type: C) -> Bool where C.Element == UInt8 {
-        // Eight short names: compare lengths first, then bytes (this runs for every published line).
-        switch type.count {
-        case 4: return type.elementsEqual("spot".utf8)
-        case 5: return type.elementsEqual("leave".utf8)
-        case 6: return type.elementsEqual("select".utf8) || type.elementsEqual("search".utf8) || type.elementsEqual("detail".utf8)
-        case 7: return type.elementsEqual("nearest".utf8)
-        case 8: return type.elementsEqual("viewport".utf8) || type.elementsEqual("favorite".utf8)
-        default: return false
-        }
     }
 }

@@ -42,11 +42,11 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// prefix (`viewport/`) is replaced by one per owned partition (`viewport/00/`, `viewport/02/`,
     /// ...); every other topic is kept. The whole layout keeps `viewport/`, which matches every
     /// partition.
-    public func subscriptions(_ topics: [String]) -> [String] {
+    public func subscriptions(_ topics: [String], types: MessageTypes = .standard) -> [String] {
         guard !isWhole else { return topics }
         var result: [String] = []
         for topic in topics {
-            if topic.hasSuffix("/"), ClientPartition.routedTypes.contains(String(topic.dropLast())) {
+            if topic.hasSuffix("/"), types.isRouted(String(topic.dropLast())) {
                 result += partitions.map { topic + ClientPartition.label($0) + "/" }
             } else {
                 result.append(topic)

@@ -134,16 +134,14 @@ public final class AttachSession: @unchecked Sendable {
     /// The latest favorites list (`starred`), if any came.
     public var lastFavorites: [UInt8]? { lock.withLock { state.starred } }
 
-    /// Publishes one client-contract line built here (a `nearest`, `search` or `favorite` from the
-    /// terminal map), with this client's name.
-    public func publish(type: String, _ members: (inout JSONWriter) -> Void) {
+    /// Publishes one client-contract request the terminal map made (`write` is a message type's
+    /// `write(to:)`: a `nearest`, `search`, `favorite` ...), without its line's newline.
+    public func publish(_ write: (inout JSONWriter) -> Void) {
         var writer = JSONWriter()
-        writer.objectStart()
-        writer.key("type"); writer.string(type)
-        writer.key("client"); writer.string(client)
-        members(&writer)
-        writer.objectEnd()
-        bus.publish(writer.bytes)
+        write(&writer)
+        var line = writer.bytes
+        if line.last == UInt8(ascii: "\n") { line.removeLast() }
+        bus.publish(line)
     }
 
     /// A consistent copy of what the client shows.
