@@ -18,14 +18,16 @@ import Testing
 
     @Test func stagesSubscribeToWhatTheyConsume() {
         #expect(types.subscriptions(of: .filter) == ["station", "snapshot", "viewport/", "select/", "resync", "lease", "leave/",
-                                                     "nearest/", "search/", "favorite/", "detail/", "spot/"])
+                                                     "nearest/", "search/", "favorite/", "detail/", "spot/", "forecast"])
         #expect(types.subscriptions(of: .format) == ["visible", "selection", "closest", "matches", "pinned", "particulars", "ambient"])
-        #expect(types.subscriptions(of: .places) == ["geocode/", "reverse/", "weather/"])
+        #expect(types.subscriptions(of: .places) == ["geocode/", "reverse/", "weather/", "bookmark/"])
+        #expect(types.subscriptions(of: .forecast) == ["outlook"])
         #expect(types.subscriptions(of: .persist) == ["station", "snapshot", "resync"])
         #expect(types.subscriptions(of: .fetch) == ["resync"])
         #expect(FilterEngine.subscriptions == types.subscriptions(of: .filter))
         #expect(FormatEngine.subscriptions == types.subscriptions(of: .format))
         #expect(PlacesEngine.subscriptions == types.subscriptions(of: .places))
+        #expect(ForecastEngine.subscriptions == types.subscriptions(of: .forecast))
     }
 
     @Test func clientsSubscribeToTheirAnswers() {
@@ -35,7 +37,7 @@ import Testing
         #expect(types.clientSubscriptions(of: .gateway, client: "") == [
             "annotations/", "callout/", "place/", "results/", "starred/", "report/", "locations/", "vicinity/", "conditions/", "error/",
             "resync", "status", "tally"])
-        #expect(types.clientSent == ["viewport", "select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse", "weather"])
+        #expect(types.clientSent == ["viewport", "select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse", "weather", "bookmark"])
         #expect(AttachState(client: "bob", viewport: nil).topics == types.clientSubscriptions(of: .attach, client: "bob"))
     }
 

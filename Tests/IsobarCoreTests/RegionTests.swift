@@ -51,7 +51,7 @@ func referenceVisible(_ c: Coordinate, center: Coordinate, dlat: Double, dlon: D
     @Test(arguments: [(0.0, 10.0, "latitudeDelta 0.0 must be greater than 0"), (-5, 10, "latitudeDelta -5.0 must be greater than 0"),
                       (181, 10, "latitudeDelta 181.0 is over 180"), (10, 0, "longitudeDelta 0.0 must be greater than 0")])
     func rejectsBadSpans(_ dlat: Double, _ dlon: Double, _ message: String) {
-        #expect(throws: MessageError(message)) { try region(0, 0, dlat, dlon) }
+        #expect(throws: MessageError(message, code: .outOfRange)) { try region(0, 0, dlat, dlon) }
     }
 
     @Test func parsesTheViewportFlag() throws {

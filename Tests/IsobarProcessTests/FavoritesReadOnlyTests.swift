@@ -33,7 +33,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/favorites.sqlite"
         #expect(Self.pinned(try Self.filter(path, [Self.favorite("LZKZ")])) == [
-            #"{"type":"pinned","client":"alice","reason":"added","items":[{"id":"LZKZ","today":null,"tomorrow":null}]}"#,
+            #"{"type":"pinned","client":"alice","reason":"added","radiusKm":50,"items":[{"id":"LZKZ","today":null,"tomorrow":null}]}"#,
         ])
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
@@ -55,14 +55,14 @@ import Testing
         #expect(errors.first?.hasPrefix(#"{"type":"error","stage":"filter","message":"favorites store \#(path) failed: the database \#(path) can only be read ("#) == true)
         #expect(errors.first?.contains("Changes to favorites are kept in memory until the filter stops") == true)
         #expect(Self.pinned(lines) == [
-            #"{"type":"pinned","client":"alice","reason":"joined","items":[{"id":"LZKZ","today":null,"tomorrow":null}]}"#,
-            #"{"type":"pinned","client":"alice","reason":"added","items":[{"id":"LZKZ","today":null,"tomorrow":null},{"id":"LZIB","today":null,"tomorrow":null}]}"#,
+            #"{"type":"pinned","client":"alice","reason":"joined","radiusKm":50,"items":[{"id":"LZKZ","today":null,"tomorrow":null}]}"#,
+            #"{"type":"pinned","client":"alice","reason":"added","radiusKm":50,"items":[{"id":"LZKZ","today":null,"tomorrow":null},{"id":"LZIB","today":null,"tomorrow":null}]}"#,
         ])
 
         // Untouched: the same bytes, and a filter on a writable mount reads the list as it was.
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(Self.pinned(try Self.filter(path, [Self.viewport])) == [
-            #"{"type":"pinned","client":"alice","reason":"joined","items":[{"id":"LZKZ","today":null,"tomorrow":null}]}"#,
+            #"{"type":"pinned","client":"alice","reason":"joined","radiusKm":50,"items":[{"id":"LZKZ","today":null,"tomorrow":null}]}"#,
         ])
     }
 }
