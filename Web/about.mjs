@@ -116,7 +116,8 @@ export function createAbout(ctx) {
   function render() {
     const labels = creditedFeeds(formats, ctx.client.set.items.keys());
     const feeds = labels.length
-      ? labels.map((l) => `<li>${FEEDS[l].credit}</li>`).join("")
+      ? labels.map((l) => `<li>${FEEDS[l].credit}</li>`).join("") +
+        (urls.length ? `<li>Fetched from: ${urls.map((u) => escapeHTML(u)).join(", ")}.</li>` : "")
       : `<li>Weather stations: the feed this server fetches${urls.length ? ` (${urls.map((u) => escapeHTML(u)).join(", ")})` : ""}. ` +
         `Each of these carries its own credit when fetched: ${Object.values(FEEDS).map((f) => escapeHTML(f.name)).join(", ")}.</li>`;
     content.innerHTML = `<p>Isobar turns live weather-station feeds into the map annotations for the part of the map you look at.</p>` +

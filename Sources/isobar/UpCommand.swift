@@ -139,8 +139,11 @@ struct UpCommand: AsyncParsableCommand {
             // clients' names to the filter, so they reconnect and are answered at once instead of
             // being refused for the old holder's 3 s claim grace (PROTOCOL.md "Client names across gateways").
             let gatewayName = GatewayOptions().name
-            services.append(ServiceSpec(name: "gateway", command: me, arguments: ["gateway", "--listen", gateway, "--name", gatewayName],
-                                        startDelay: .milliseconds(300)))
+            // Started before fetch, so it is on the bus for fetch's first `status` (the feeds' formats,
+            // which it keeps for every page that connects later: the web map's credits).
+            let fetchIndex = services.firstIndex { $0.name == "fetch" } ?? services.endIndex
+            services.insert(ServiceSpec(name: "gateway", command: me, arguments: ["gateway", "--listen", gateway, "--name", gatewayName],
+                                        startDelay: .milliseconds(300)), at: fetchIndex)
             GatewayReadiness.announce(address)
         }
         let supervisor = Supervisor(services: services, logger: Logger(label: "up"))
