@@ -192,6 +192,7 @@ const callout = createCallout(Object.assign(ctx, {
 }));
 ctx.callout = callout;
 const detail = createDetail(ctx);
+ctx.openWeather = (message, name) => detail.openWeather(message, name);
 const find = createFind(ctx);
 ctx.find = find;
 panel = createPanel(Object.assign(ctx, {
@@ -295,6 +296,8 @@ function receiveOther(m) {
       return find.applyStarred(m);
     case "report":
       return detail.apply(m);
+    case "conditions":
+      return detail.applyConditions(m);
     case "error":
       console.warn("isobar: error from the gateway", m);
       find.onError(m);
@@ -392,11 +395,12 @@ window.isobar = {
   locations: null, // the last `locations` frame (places for the search box)
   vicinity: null, // the last `vicinity` frame (the pin's name)
   pin: null, // the dropped pin: {latitude, longitude, vicinity, station, popup}
-  favorites: null, // the last `starred` frame
+  favorites: null, // the last `starred` frame (My places: myplaces.mjs)
   detail: null, // the last `report` shown (the detail screen)
   location: null, // the last position found (or { error })
   clearPin: () => find.clearPin(),
   openDetail: (id) => detail.open(id),
+  openWeather: (message, name) => detail.openWeather(message, name),
   closeDetail: () => detail.close(),
   locate: () => locate.locate(),
   about,

@@ -10,29 +10,63 @@ export function createDetail(ctx) {
   const panel = document.getElementById("detail");
   const content = panel.querySelector(".detail-content");
   const closeButton = panel.querySelector(".close");
-  const state = { id: null, opener: null };
+  // `weather`: the `weather` request (a place or pin of My places, PROTOCOL.md "Weather at a point
+  // or place") while the screen shows one; `id` is then the answering station's, once answered.
+  const state = { id: null, opener: null, weather: null };
 
   function request(id) {
+    if (state.weather) {
+      const d = detailMessage(id || "", ctx.settings);
+      ctx.send({ ...state.weather, day: d.day, units: d.units, windUnit: d.windUnit, locale: d.locale });
+      return;
+    }
     state.id = id;
     ctx.send(detailMessage(id, ctx.settings));
   }
 
-  function open(id) {
+  function show(title) {
     state.opener = document.activeElement;
     panel.hidden = false;
-    content.innerHTML = `<h2>${escapeHTML(id)}</h2><div class="loading">${escapeHTML(ctx.t("loading"))}</div>`;
+    content.innerHTML = `<h2>${escapeHTML(title)}</h2><div class="loading">${escapeHTML(ctx.t("loading"))}</div>`;
+  }
+
+  /// The detail of a place or pin: `weather` with `"detail":true` (answered with `report` under the
+  /// place's name, or `conditions` when no station is in reach).
+  function openWeather(message, name) {
+    show(name);
+    state.id = null;
+    state.weather = message;
+    request(null);
+    closeButton.focus();
+  }
+
+  /// `conditions` for the open place or pin with no station in reach: its name and "no station within N km".
+  function applyConditions(m) {
+    if (!state.weather || state.id) return;
+    window.isobar.detail = m;
+    content.innerHTML = `<div class="detail-head"><div><h2>${escapeHTML(m.title || "")}</h2>` +
+      `<div class="sub">${escapeHTML(m.subtitle || "")}</div></div></div>`;
+    content.dataset.id = "";
+  }
+
+  function open(id) {
+    show(id);
+    state.weather = null;
     request(id);
     closeButton.focus();
   }
 
   function close() {
     state.id = null;
+    state.weather = null;
     panel.hidden = true;
     if (state.opener && document.contains(state.opener)) state.opener.focus();
   }
 
   function apply(m) {
-    if (!m.id || m.id !== state.id) return; // an answer for a screen since closed or changed
+    // An answer for a screen since closed or changed is dropped; a place's answers name their station.
+    if (state.weather && !panel.hidden && m.id && (state.id === null || m.point)) state.id = m.id;
+    if (!m.id || m.id !== state.id) return;
     window.isobar.detail = m;
     const t = ctx.t;
     const locale = m.locale || ctx.settings.locale;
@@ -63,5 +97,5 @@ export function createDetail(ctx) {
     if (e.key === "Escape") close();
   });
 
-  return { state, open, close, apply, request };
+  return { state, open, openWeather, close, apply, applyConditions, request };
 }

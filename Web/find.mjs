@@ -4,7 +4,8 @@
 // gives the weather there) and favorites (`favorite` -> `starred`).
 import { escapeHTML } from "./i18n.mjs";
 import { searchMessage, nearestMessage, geocodeMessage, reverseMessage, placeRegion, compassBearing, samePoint } from "./client.mjs";
-import { hitRow, placeRow, favoriteRow, rowIcon } from "./rows.mjs";
+import { hitRow, placeRow, rowIcon } from "./rows.mjs";
+import { createMyPlaces } from "./myplaces.mjs";
 
 const L = globalThis.L;
 const SEARCH_DEBOUNCE_MS = 250;
@@ -22,10 +23,9 @@ export function createFind(ctx) {
   const nearestButton = document.getElementById("nearest");
   const placeLine = document.getElementById("place");
   const favoritesList = document.getElementById("favorites");
-  const favoritesCount = document.getElementById("fav-count");
+  const myPlaces = createMyPlaces(ctx);
   const search = { timer: null, pending: null, timeout: null, lastSent: null };
   const placeLayer = L.layerGroup().addTo(map);
-  let favoriteIds = new Set();
   // The last answers for the query in the box: places (`locations`) and stations (`results`).
   const found = { places: null, stations: null };
   // The dropped pin: the point asked (rounded as sent), its place and nearest station once answered.
@@ -134,6 +134,7 @@ export function createFind(ctx) {
       const li = listItem(`place:${p.id}`, placeRow(p, t("placeKind")), () => goToPlace(p));
       li.classList.add("place");
       li.dataset.place = String(p.id);
+      li.append(starButton(myPlaces.has(`place:${p.id}`), p.name, (on) => ctx.send({ type: "bookmark", place: p.id, on })));
       return li;
     });
     const m = found.stations;
@@ -148,6 +149,24 @@ export function createFind(ctx) {
     resultsList.hidden = false;
   }
 
+  /// A ☆/★ button that stars a place or pin (`send(on)`), its own target inside a clickable row.
+  function starButton(on, name, send) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = `star-place${on ? " on" : ""}`;
+    b.textContent = on ? "★" : "☆";
+    b.setAttribute("aria-pressed", String(on));
+    b.title = `${t(on ? "unstar" : "star")}: ${name}`;
+    b.setAttribute("aria-label", b.title);
+    b.addEventListener("click", (e) => {
+      e.stopPropagation();
+      e.preventDefault();
+      send(!on);
+    });
+    b.addEventListener("keydown", (e) => e.stopPropagation());
+    return b;
+  }
+
   /// Pans and zooms to a station and selects it (the callout opens when the pipeline sends it).
   function goTo(id, coordinate, name) {
     if (!coordinate) return;
@@ -156,24 +175,14 @@ export function createFind(ctx) {
     ctx.callout.open(id, coordinate, name || id);
   }
 
+  /// `starred`: My places (myplaces.mjs), and the stars shown in the callout, pin and results.
   function applyStarred(m) {
     window.isobar.favorites = m;
     ctx.offline?.saveFavorites(m);
-    const items = m.items || [];
-    favoriteIds = new Set(items.map((i) => i.id));
-    favoritesCount.textContent = String(typeof m.count === "number" ? m.count : items.length);
-    const rows = items.map((item) => {
-      const day = item[ctx.settings.day] || item.today || item.tomorrow;
-      if (item.known === false) {
-        const li = listItem(item.id, `<span class="name">${escapeHTML(t("unknownStation"))}</span><span class="id">${escapeHTML(item.id)}</span>`, null);
-        li.className = "unknown";
-        return li;
-      }
-      return listItem(item.id, favoriteRow(item, day, ctx.settings.locale), () => goTo(item.id, item.coordinate, item.name));
-    });
-    if (!rows.length) rows.push(emptyItem(t("noFavorites")));
-    favoritesList.replaceChildren(...rows);
+    myPlaces.render(m);
     ctx.callout.refreshStar();
+    renderPin();
+    if (resultsList.childElementCount) renderFound();
   }
 
   function askNearest(latlng) {
@@ -248,6 +257,15 @@ export function createFind(ctx) {
     const body = document.createElement("div");
     body.className = "pin-body";
     body.innerHTML = head + weather;
+    if (v) {
+      // The pin is starred under the name shown for it (the place's, else its coordinate).
+      const name = v.place ? v.place.name : `${pin.latitude.toFixed(4)}, ${pin.longitude.toFixed(4)}`;
+      const point = { latitude: pin.latitude, longitude: pin.longitude };
+      const star = starButton(myPlaces.hasPin(point), name, (on) =>
+        ctx.send({ type: "favorite", pin: on ? { name, ...point } : point, on }));
+      star.classList.add("pin-star");
+      body.prepend(star);
+    }
     const link = body.querySelector(".pin-station");
     if (link) link.addEventListener("click", (e) => {
       e.preventDefault();
@@ -306,6 +324,8 @@ export function createFind(ctx) {
     for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.dataset.text);
     const only = favoritesList.children.length === 1 ? favoritesList.firstElementChild : null;
     if (!favoritesList.children.length || (only && only.classList.contains("empty"))) favoritesList.replaceChildren(emptyItem(t("noFavorites")));
+    else if (window.isobar.favorites && favoritesList.dataset.locale !== ctx.settings.locale) myPlaces.render(window.isobar.favorites);
+    favoritesList.dataset.locale = ctx.settings.locale;
   }
 
   function onError(message) {
@@ -328,5 +348,5 @@ export function createFind(ctx) {
   }
 
   return { applyResults, applyLocations, applyVicinity, applyStarred, applyPlace, askNearest, goTo, dropPin, clearPin, renderText, onError, onSettingsChanged,
-    favoriteIds: () => favoriteIds };
+    favoriteIds: () => myPlaces.keys() };
 }

@@ -2,10 +2,10 @@
 // the page (which then draws its kept annotations, marked offline, and reconnects by itself).
 // Network first, so a running gateway always serves the newest files; the cache only when the
 // network fails. Registered by the page as `sw.js` beside index.html, so its scope is the page's.
-const CACHE = "isobar-v3";
+const CACHE = "isobar-v4";
 const FILES = [
   "./", "web/isobar.css", "web/app.mjs", "web/client.mjs", "web/i18n.mjs", "web/icons.mjs", "web/forecast.mjs",
-  "web/map.mjs", "web/panel.mjs", "web/callout.mjs", "web/detail.mjs", "web/find.mjs", "web/rows.mjs", "web/locate.mjs",
+  "web/map.mjs", "web/panel.mjs", "web/callout.mjs", "web/detail.mjs", "web/find.mjs", "web/rows.mjs", "web/myplaces.mjs", "web/locate.mjs",
   "web/offline.mjs", "web/about.mjs", "web/targets.mjs", "web/places.json", "web/coast.json", "web/states.json", "leaflet/leaflet.js", "leaflet/leaflet.css",
 ];
 

@@ -25,6 +25,7 @@ from selenium.webdriver.common.by import By
 
 import conditions_checks
 import layout_checks
+import myplaces_checks
 
 INITIAL = {"latitude": 40.924, "longitude": -108.0955, "latitudeDelta": 25.0, "longitudeDelta": 20.0}
 SETTLE_TIMEOUT = 10.0
@@ -485,6 +486,7 @@ def run(driver, args, fixtures, names):
     # 13. Search, nearest and favorites.
     run_find(driver, args, fixtures, names)
     run_places(driver)
+    myplaces_checks.run_myplaces(sys.modules[__name__], driver, args)
 
     # 14. Layout at every size, geolocation, accessibility (Tests/browser/layout_checks.py).
     me = sys.modules[__name__]
@@ -734,6 +736,8 @@ def run_stored(driver, args, fixtures, names):
     status = driver.execute_script("return document.getElementById('status-text').textContent")
     check("stored data" in status and "feed offline" in status, f"status line on stored data with a failing feed: {status!r}")
     screenshot(driver, args.screenshots, "10-stored-feed-offline")
+    # My places built in the first phase, after `isobar up` restarted on the same data directory.
+    myplaces_checks.run_myplaces_restarted(sys.modules[__name__], driver, args)
 
 
 def shrink_png(path):
