@@ -6,7 +6,9 @@
 # and zooms; toggles change titles; a marker click opens the callout; search, nearest (button and
 # right click) and favorites (the callout's star, the list coming back after a reload under the
 # page's stored client name) answer through the gateway; places (a small GeoNames cut, below):
-# "seoul" lists Seoul first and centres it, a right click drops a pin named by `reverse`; then the page as a product
+# "seoul" lists Seoul first and centres it, a right click drops a pin named by `reverse`; My places
+# (Tests/browser/myplaces_checks.py: two places, a pin and a station, checked again in phase 2 after
+# the restart on the same data directory); then the page as a product
 # (Tests/browser/layout_checks.py): at 1280x900, 900x1280, 820x1180, 1180x820, 390x844 and 844x390 no
 # overlapping marker labels (the ones that would overlap drawn as dots), every visible marker's
 # touch target (44 px on phones under touch emulation, 24 px elsewhere; overlaps go to the nearest), no
