@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
         subcommands: [GenCommand.self, BusHopCommand.self, PipeFilterCommand.self, LatencyCommand.self, ClientApplyCommand.self,
                       ClientsCommand.self, DenseCommand.self, MemoryCommand.self, PassThroughCommand.self, GatewayBenchCommand.self,
                       FindCommand.self, FetchBenchCommand.self, ClientMemoryCommand.self, PlacesBenchCommand.self,
-                      CountedCommand.self])
+                      CountedCommand.self, WeatherBenchCommand.self])
 
     static func main() {
         Children.installSignalHandlers()
