@@ -24,12 +24,7 @@ extension FormatEngine {
         out.key("title"); out.string(anchor.place?.name ?? station.map { $0.name.isEmpty ? $0.id : $0.name } ?? titles.coordinateText(anchor.point))
         if let station, let reach = anchor.reach {
             out.key("subtitle"); out.string(Self.stationLine(station, distanceKm: reach.distanceKm, titles: titles, day: day))
-            out.key("station")
-            out.objectStart()
-            out.key("id"); out.string(station.id)
-            out.key("name"); out.string(station.name)
-            out.key("coordinate"); station.coordinate.write(to: &out)
-            out.objectEnd()
+            Self.writeStationReference(station, into: &out)
             Callout.Line.writeDetails(titles.details(station, day: day, zone: zone(of: station)), to: &out)
             if let icon = station.details?.icon { out.key("icon"); out.string(icon.rawValue) }
         } else {
@@ -134,5 +129,16 @@ extension FormatEngine {
                 out.key("bearing"); out.number(reach.bearing)
             }
         }
+    }
+
+    /// `"station":{"id","name","coordinate"}`: which station answered, in `conditions` and in a
+    /// place's or pin's day of `starred`.
+    static func writeStationReference(_ station: Station, into out: inout JSONWriter) {
+        out.key("station")
+        out.objectStart()
+        out.key("id"); out.string(station.id)
+        out.key("name"); out.string(station.name)
+        out.key("coordinate"); station.coordinate.write(to: &out)
+        out.objectEnd()
     }
 }
