@@ -111,10 +111,10 @@ import Testing
                 handled.formUnion(Self.matches(#"case "([a-z]+)":"#, in: body))
             }
         }
-        #expect(sent == ["viewport", "select", "resync", "nearest", "search", "favorite", "detail", "geocode", "reverse"])
+        #expect(sent == ["viewport", "select", "resync", "nearest", "search", "favorite", "bookmark", "detail", "geocode", "reverse", "weather"])
         #expect(sent.isSubset(of: types.clientSent))
         #expect(handled.isSubset(of: types.clientReceived), "handled but not client-facing: \(handled.subtracting(types.clientReceived))")
-        #expect(handled == ["annotations", "callout", "status", "place", "results", "locations", "vicinity", "starred", "report", "error"])
+        #expect(handled == ["annotations", "callout", "status", "place", "results", "locations", "vicinity", "starred", "report", "conditions", "error"])
     }
 
     /// The `code` spans of a table cell, each cut at its first `/` or space (`annotations/<its
