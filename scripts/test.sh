@@ -25,6 +25,8 @@ grep -E '✘|error:|Fatal|Test run' .build/test-supervisor.log | tail -20 || tru
 for check in scripts/checks/*.sh; do
   [ -e "$check" ] || continue
   echo "test: $check" >&2
+  began=$SECONDS
   bash "$check"
+  echo "test: $check passed in $(( SECONDS - began )) s" >&2
 done
 echo "test: all passed" >&2
