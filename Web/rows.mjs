@@ -31,10 +31,3 @@ export function placeRow(p, kind) {
     `<span class="title">${escapeHTML(placeRegion(p) || "–")}</span>`;
 }
 
-/// A favorite of `starred` on the shown day (`day` is the item's today or tomorrow object, or null).
-export function favoriteRow(item, day, locale) {
-  return rowIcon(day && day.icon, locale) +
-    `<span class="name">${escapeHTML(item.name || item.id)}</span>` +
-    `<span class="id">${escapeHTML(item.id)}</span>` +
-    `<span class="title">${escapeHTML((day && day.title) || "–")}</span>`;
-}

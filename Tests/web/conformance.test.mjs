@@ -6,7 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { AnnotationSet, nearestMessage, searchMessage, geocodeMessage, reverseMessage, detailMessage, UNIT_CHOICES } from "../../Web/client.mjs";
-import { hitRow, favoriteRow } from "../../Web/rows.mjs";
+import { hitRow } from "../../Web/rows.mjs";
+import { starredRows, myPlaceRow } from "../../Web/myplaces.mjs";
 import { pointValues, hourlyChartSVG, dailyRowsHTML } from "../../Web/forecast.mjs";
 import { escapeHTML } from "../../Web/i18n.mjs";
 
@@ -59,10 +60,14 @@ test("results, starred and report frames of the format vectors draw their rows, 
         assert.ok(row.includes(`<span class="title">${escapeHTML(h.title || "–")}</span>`) && row.includes(escapeHTML(h.name || h.id)), name);
       }
     } else if (m.type === "starred") {
-      for (const item of m.items) {
-        const day = item.today || item.tomorrow;
-        assert.ok(favoriteRow(item, day, m.locale).includes(`<span class="id">${escapeHTML(item.id)}</span>`), name);
-      }
+      // The panel's own rows (My places): one per item, a station's row naming its id.
+      const rows = starredRows(m, "today");
+      assert.equal(rows.length, m.items.length, name);
+      rows.forEach((row, index) => {
+        const item = m.items[index];
+        const html = myPlaceRow(row, m.locale, (k) => k);
+        if (item.id) assert.ok(html.includes(`<span class="id">${escapeHTML(item.id)}</span>`), name);
+      });
     } else if (m.type === "report") {
       const hourly = m.hourly.filter((p) => pointValues(p).temperature !== null);
       // A feed without a forecast (onX) gives a report with none; one with a forecast must chart it.

@@ -8,7 +8,7 @@ import { viewportMessage, fittingLimit, nearestMessage, searchMessage, socketURL
 import { ICONS, iconSVG } from "../../Web/icons.mjs";
 import { pointValues, displayZone, clock, hourlyChartSVG, dailyRowsHTML } from "../../Web/forecast.mjs";
 import { feedLabels, mergeFeeds, FEEDS_KEPT } from "../../Web/about.mjs";
-import { hitRow, favoriteRow, placeRow, rowIcon, ROW_ICON } from "../../Web/rows.mjs";
+import { hitRow, placeRow, rowIcon, ROW_ICON } from "../../Web/rows.mjs";
 
 test("the viewport message: unwrapped bounds normalised, spans clamped, presentation keys, limit", () => {
   const settings = { day: "tomorrow", field: "wind", units: "knots", locale: "sk" };
@@ -146,10 +146,6 @@ test("list rows draw the answer's weather icon (search hits, favorites, the near
     `<span class="name">Košice</span><span class="id">LZKZ</span><span class="title">50°</span><span class="match m-prefix">prefix</span>`);
   assert.doesNotMatch(hitRow({ ...hit, icon: "tornado" }, "en"), /wx/);
   assert.match(hitRow({ id: "<b>", title: "", match: "id" }, "en"), /<span class="name">&lt;b&gt;<\/span><span class="id">&lt;b&gt;<\/span><span class="title">–<\/span>/);
-  const item = { id: "LZKZ", name: "Košice", today: { title: "50°", icon: "snow" }, tomorrow: { title: "41°" } };
-  assert.match(favoriteRow(item, item.today, "en"), /^<span class="wx"><svg class="wx-icon" data-icon="snow" width="24" height="24"/);
-  assert.equal(favoriteRow(item, item.tomorrow, "en"), `<span class="name">Košice</span><span class="id">LZKZ</span><span class="title">41°</span>`);
-  assert.equal(favoriteRow({ id: "X" }, null, "en"), `<span class="name">X</span><span class="id">X</span><span class="title">–</span>`);
   assert.equal(placeRow({ name: "Seoul", countryCode: "KR", country: "South Korea" }, "place"),
     `<span class="name">Seoul</span><span class="id">place</span><span class="title">South Korea</span>`);
   assert.equal(rowIcon("fog", "en"), `<span class="wx">${iconSVG("fog", 24, "en")}</span>`);
