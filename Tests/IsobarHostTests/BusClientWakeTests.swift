@@ -21,10 +21,11 @@ struct BusClientWakeTests {
     }
 
     /// A client subscribed to `t` on a publisher of this test, its receive thread seen running
-    /// (one message received, so it is back in its wait).
-    func runningClient(_ publisher: ZMQSocket, events: Events) throws -> BusClient {
+    /// (one message received, so it is back in its wait); `timers` are set before it starts.
+    func runningClient(_ publisher: ZMQSocket, timers: (BusClient) -> Void) throws -> BusClient {
         try publisher.bind("tcp://127.0.0.1:*")
         let client = try BusClient(endpoints: BrokerEndpoints(frontend: "tcp://127.0.0.1:1", backend: try publisher.lastEndpoint()), topics: ["t"])
+        timers(client)
         let received = WakePipe()!
         client.start { _, _ in received.signal() }
         // Slow joiner: probe until one arrives.
@@ -42,9 +43,9 @@ struct BusClientWakeTests {
         let publisher = try ZMQSocket(context, .pub)
         defer { publisher.close() }
         let events = Events()
-        let client = try runningClient(publisher, events: events)
-        // The only other thing that could end the thread's wait: a timer 5 s away.
-        client.every(.seconds(5)) { events.add("timer") }
+        // The only other thing that could end the thread's wait: a timer 5 s away (set before the
+        // start, so no wake is pending when the thread waits).
+        let client = try runningClient(publisher) { $0.every(.seconds(5)) { events.add("timer") } }
         client.close()
         events.add("closed")
         #expect(events.all == ["closed"])
@@ -56,8 +57,7 @@ struct BusClientWakeTests {
         let publisher = try ZMQSocket(context, .pub)
         defer { publisher.close() }
         let events = Events()
-        let client = try runningClient(publisher, events: events)
-        client.every(.milliseconds(20)) { events.add("tick") }
+        let client = try runningClient(publisher) { $0.every(.milliseconds(20)) { events.add("tick") } }
         for _ in 0..<20 where events.all.count < 3 {
             events.changed.drain()
             events.changed.wait(timeout: .seconds(2))
