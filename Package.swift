@@ -50,12 +50,20 @@ let package = Package(
         // Pure logic: JSON, messages, geometry, the stage engines. No I/O.
         .target(name: "IsobarCore", swiftSettings: strict),
         // NDJSON on stdin/stdout: the line loops every stage runs (LineInput, LineOutput) and one
-        // small lock type. What IsobarNet and IsobarStore need of the process layer, without libzmq.
-        .target(name: "IsobarStdio", dependencies: ["IsobarCore"], swiftSettings: strict),
+        // small lock type, and the readiness line every long-running process writes. What IsobarNet,
+        // IsobarStore and IsobarGateway need of the process layer, without libzmq.
+        .target(name: "IsobarStdio", dependencies: [
+            "IsobarCore",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+        // Joining the bus as a client: the broker's endpoints, the CURVE client settings, `BusClient`
+        // (one thread owns its SUB socket, woken by a descriptor) and the wake descriptor itself.
+        // What the gateway needs of the bus, without the process layer (plug, supervision, broker).
+        .target(name: "IsobarBusClient", dependencies: ["IsobarCore", "IsobarBus"], swiftSettings: strict),
         // Process-level plumbing: child processes, broker, plug, supervisor; each
         // long-running process a swift-service-lifecycle service (BlockingService).
         .target(name: "IsobarHost", dependencies: [
-            "IsobarCore", "IsobarBus", "IsobarStdio",
+            "IsobarCore", "IsobarBus", "IsobarBusClient", "IsobarStdio",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -88,9 +96,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // The WebSocket/HTTP gateway (Hummingbird): the door for apps and browsers. Reaches the bus
-        // through IsobarHost's BusClient; serves the web map, /healthz and /metrics.
+        // through IsobarBusClient's BusClient (not the process layer); serves the web map, /healthz
+        // and /metrics.
         .target(name: "IsobarGateway", dependencies: [
-            "IsobarCore", "IsobarHost",
+            "IsobarCore", "IsobarStdio", "IsobarBusClient",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -120,7 +129,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: [
-            "IsobarCore", "IsobarBus", "IsobarStdio", "IsobarHost", "IsobarNet", "IsobarSampleFeed", "IsobarStore", "IsobarGateway",
+            "IsobarCore", "IsobarBus", "IsobarBusClient", "IsobarStdio", "IsobarHost", "IsobarNet", "IsobarSampleFeed", "IsobarStore", "IsobarGateway",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),

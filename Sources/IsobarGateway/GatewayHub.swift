@@ -1,6 +1,6 @@
 import Foundation
+import IsobarBusClient
 import IsobarCore
-import IsobarHost
 import Logging
 import NIOCore
 
@@ -48,6 +48,8 @@ public final class GatewayHub: @unchecked Sendable {
     private var pendingWakes: [GatewayConnection] = []
     /// What filter shard 0's tallies say its snapshot rule did (held back, refused, confirmed).
     private var acceptance = AcceptanceWatch()
+    /// Who waits in ``connectionsClosed(within:)`` for the last connection to go.
+    private var closedWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Topics the gateway subscribes to. Prefixes: `annotations/` and `callout/` match every
     /// client's traffic, and topics are compared exactly on arrival (see PROTOCOL.md).
@@ -68,12 +70,15 @@ public final class GatewayHub: @unchecked Sendable {
 
     // MARK: - Bus
 
-    /// Connects to the broker and starts relaying.
+    /// Connects to the broker, starts relaying, and publishes this gateway's lease now and every
+    /// lease interval after (a timer of the bus client's thread, which already waits).
     public func connectBus() throws {
         let bus = try BusClient(endpoints: options.endpoints, topics: Self.topics)
         lock.withLock { self.bus = bus }
+        bus.every(.milliseconds(Int64(max(0.001, options.leaseInterval) * 1000))) { [weak self] in self?.publishLease() }
         bus.start(onMessage: { [weak self] topic, payload in self?.receive(topic: topic, payload: payload) },
                   onDrained: { [weak self] in self?.busDrained() })
+        publishLease()
     }
 
     public func closeBus() {
@@ -258,8 +263,8 @@ public final class GatewayHub: @unchecked Sendable {
 
     /// Removes a connection and tells the filter the client is gone (`leave`).
     func unregister(_ connection: GatewayConnection) {
-        let removed = lock.withLock { () -> Bool in
-            guard connections[connection.name] === connection else { return false }
+        let (removed, waiters) = lock.withLock { () -> (Bool, [CheckedContinuation<Void, Never>]) in
+            guard connections[connection.name] === connection else { return (false, []) }
             connections[connection.name] = nil
             book.remove(connection.name)
             if let bus {
@@ -268,8 +273,9 @@ public final class GatewayHub: @unchecked Sendable {
                 writer.bytes.removeLast()
                 bus.publish(writer.bytes)
             }
-            return true
+            return (true, connections.isEmpty ? takeClosedWaiters() : [])
         }
+        for waiter in waiters { waiter.resume() }
         guard removed else { return }
         metrics.connections.decrement()
         let reason = connection.outbox.closeRequest?.reason ?? "closed by the client"
@@ -277,6 +283,30 @@ public final class GatewayHub: @unchecked Sendable {
     }
 
     public var connectionCount: Int { lock.withLock { connections.count } }
+
+    /// Returns once no connection is left (each one's `leave` published), or after `limit`,
+    /// whichever is first: the shutdown's wait for clients answering the close frame.
+    public func connectionsClosed(within limit: Duration) async {
+        let deadline = Task { [weak self] in
+            guard (try? await Task.sleep(for: limit)) != nil, let self else { return }
+            for waiter in lock.withLock({ takeClosedWaiters() }) { waiter.resume() }
+        }
+        defer { deadline.cancel() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = lock.withLock { () -> Bool in
+                guard !connections.isEmpty else { return true }
+                closedWaiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Empties the waiters of `connectionsClosed` (the caller holds `lock` and resumes them after).
+    private func takeClosedWaiters() -> [CheckedContinuation<Void, Never>] {
+        defer { closedWaiters.removeAll() }
+        return closedWaiters
+    }
 
     /// Counts a new TCP connection; false when it is one over `--max-connections` (it is counted
     /// all the same, until `closedTCPConnection`, since it holds a descriptor while it is refused).

@@ -1,6 +1,6 @@
+import IsobarBusClient
 import IsobarCore
 import NIOCore
-import IsobarHost
 
 /// Everything `isobar gateway` can be told (each limit is a command-line flag; see PROTOCOL.md).
 public struct GatewayOptions: Sendable {

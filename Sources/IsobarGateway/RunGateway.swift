@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IsobarHost
+import IsobarStdio
 import Logging
 import ServiceLifecycle
 

@@ -12,7 +12,7 @@ Usage: python3 scripts/checks/client-graph.py [MANIFEST]   (docs/client.md lists
 import re
 import sys
 
-FORBIDDEN = {"CLibZMQ", "IsobarBus", "IsobarHost", "IsobarStdio", "IsobarNet", "IsobarStore", "IsobarGateway",
+FORBIDDEN = {"CLibZMQ", "IsobarBus", "IsobarBusClient", "IsobarHost", "IsobarStdio", "IsobarNet", "IsobarStore", "IsobarGateway",
              "IsobarSampleFeed", "GRDB", "GRDBSQLite", "SQLite3", "Hummingbird", "HummingbirdCore", "HummingbirdTLS",
              "HummingbirdWebSocket", "AsyncHTTPClient", "Prometheus"}
 
@@ -46,16 +46,22 @@ def package_of(module):
     return hit.group(1) if hit else "isobar (this package)"
 
 
+def closure(root):
+    """Every module `root` builds from (not `root` itself)."""
+    seen, todo = set(), [root]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        todo.extend(imports(module) - seen)
+    seen.discard(root)
+    return seen
+
+
 if "IsobarClient" not in commands:
     sys.exit(f"client-graph: no IsobarClient module in {manifest} (build first)")
-seen, todo = set(), ["IsobarClient"]
-while todo:
-    module = todo.pop()
-    if module in seen:
-        continue
-    seen.add(module)
-    todo.extend(imports(module) - seen)
-seen.discard("IsobarClient")
+seen = closure("IsobarClient")
 by_package = {}
 for module in sorted(seen):
     by_package.setdefault(package_of(module), []).append(module)
@@ -65,3 +71,11 @@ bad = sorted(seen & FORBIDDEN)
 if bad:
     sys.exit(f"client-graph: FAILED: IsobarClient builds from server modules: {', '.join(bad)}")
 print(f"client-graph: {len(seen)} modules, no server module (libzmq, SQLite, Hummingbird, IsobarHost/Gateway/Net/Store/Bus)")
+
+# The gateway joins the bus through IsobarBusClient, without the process layer (issue 33 item 5).
+if "IsobarGateway" in commands:
+    gateway = closure("IsobarGateway")
+    bad = sorted(gateway & {"IsobarHost", "IsobarNet", "IsobarStore", "IsobarSampleFeed"})
+    if bad:
+        sys.exit(f"client-graph: FAILED: IsobarGateway builds from {', '.join(bad)} (it joins the bus through IsobarBusClient)")
+    print(f"client-graph: IsobarGateway builds from {', '.join(sorted(m for m in gateway if m.startswith('Isobar')))}: not the process layer")

@@ -1,6 +1,8 @@
 import Foundation
+import IsobarBus
 import IsobarCore
 import IsobarStdio
+import Synchronization
 
 /// One map client on the bus: keeps its viewport alive, applies annotations, detects gaps and asks
 /// for a resync, and re-announces itself when the filter restarts.
@@ -9,14 +11,19 @@ import IsobarStdio
 /// That is what recovers an answer lost anywhere on the way (a broker, plug or formatter restarting
 /// while the client is idle): the filter sees the client is behind and resends the whole set.
 ///
-/// `@unchecked Sendable`: mutable state is only touched under `lock`; the bus client is thread-safe.
+/// Both schedules (the probe until the filter answers, the heartbeat) are timers of the bus
+/// client's receive thread (`BusClient.every`), which already waits: no thread or sleep of their own.
+///
+/// `@unchecked Sendable`: `printMessages` and `onChange` are set before `start` and only read after;
+/// every other mutable state is in a `Mutex`; the bus client is thread-safe.
 public final class AttachSession: @unchecked Sendable {
     public let client: String
     private let bus: BusClient
-    private let lock = NSLock()
     /// Everything the client knows and the rules for each message (pure; see `AttachState`).
-    private var state: AttachState
-    private var closed = false
+    private let state: Mutex<AttachState>
+    private let closed = Mutex(false)
+    /// Signalled once the filter has answered (the state's phase never goes back).
+    private let answered: WakePipe
     private let heartbeat: Double
     /// Print every annotations/callout/place/results/starred/report/error line on stdout (plain mode).
     public var printMessages = false
@@ -30,32 +37,24 @@ public final class AttachSession: @unchecked Sendable {
     public init(client: String, initial: Viewport?, heartbeat: Double = AttachSession.defaultHeartbeat, endpoints: BrokerEndpoints = .fromEnvironment()) throws {
         self.client = client
         self.heartbeat = heartbeat
-        state = AttachState(client: client, viewport: initial)
+        let state = AttachState(client: client, viewport: initial)
         bus = try BusClient(endpoints: endpoints, topics: state.topics)
+        self.state = Mutex(state)
+        guard let answered = WakePipe() else { throw ZMQError(operation: "pipe (attach's answer signal)", errno: EMFILE) }
+        self.answered = answered
     }
 
     public func start() {
-        bus.start { [weak self] topic, payload in self?.receive(topic: topic, payload: payload) }
-        // Until the filter has answered, re-send the viewport: a PUB that has just connected drops
-        // what it sends before the connection is up (ZeroMQ's slow joiner).
-        let probe = Thread { [weak self] in
-            var sinceHeartbeat = 0.0
-            let tick = min(0.25, self?.heartbeat ?? 0.25)
-            while let self, !self.isClosed {
-                let waiting = self.lock.withLock { self.state.isWaitingForAnswer }
-                if waiting { self.announce() }
-                Thread.sleep(forTimeInterval: tick)
-                sinceHeartbeat += tick
-                if sinceHeartbeat >= self.heartbeat {
-                    sinceHeartbeat = 0
-                    self.sendViewport()
-                }
-            }
+        // Until the filter has answered, re-send the viewport every probe interval: a PUB that has
+        // just connected drops what it sends before the connection is up (ZeroMQ's slow joiner).
+        bus.every(.milliseconds(Int64(max(0.001, min(0.25, heartbeat)) * 1000))) { [weak self] in
+            guard let self, state.withLock({ $0.isWaitingForAnswer }) else { return }
+            announce()
         }
-        probe.start()
+        bus.every(.milliseconds(Int64(max(0.001, heartbeat) * 1000))) { [weak self] in self?.sendViewport() }
+        if state.withLock({ $0.isWaitingForAnswer }) { announce() }
+        bus.start { [weak self] topic, payload in self?.receive(topic: topic, payload: payload) }
     }
-
-    private var isClosed: Bool { lock.withLock { closed } }
 
     /// Sends the viewport and asks for the full set (used at start and when the filter restarts).
     public func announce() {
@@ -67,7 +66,7 @@ public final class AttachSession: @unchecked Sendable {
 
     /// Sends the viewport, with the version applied once the filter has answered.
     public func sendViewport() {
-        let current = lock.withLock { state.heartbeat }
+        let current = state.withLock { $0.heartbeat }
         guard let viewport = current else { return }
         var writer = JSONWriter()
         viewport.write(to: &writer)
@@ -76,7 +75,7 @@ public final class AttachSession: @unchecked Sendable {
 
     /// Changes the viewport (pan, zoom, toggles) and sends it.
     public func update(_ viewport: Viewport) {
-        lock.withLock { state.update(viewport) }
+        state.withLock { $0.update(viewport) }
         sendViewport()
     }
 
@@ -90,9 +89,7 @@ public final class AttachSession: @unchecked Sendable {
     public func publishFromInput(_ raw: UnsafeRawBufferPointer) {
         // Hold input until the filter knows this client (its first answer), at most 5 s, so a
         // `select` typed right after start is not refused for want of a viewport.
-        for _ in 0..<100 where lock.withLock({ state.isWaitingForAnswer }) {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        if state.withLock({ $0.isWaitingForAnswer }) { answered.wait(timeout: .seconds(5)) }
         guard let object = try? JSONObject(parsing: raw), let typeField = object.field("type"), let type = object.string(typeField) else {
             FileHandle.standardError.write(Data("attach: skipped a line that is not a JSON object with a type: \(LineSplitter.excerpt(raw))\n".utf8))
             return
@@ -105,13 +102,14 @@ public final class AttachSession: @unchecked Sendable {
             line.insert(contentsOf: member.bytes + (object.fields.isEmpty ? [] : [UInt8(ascii: ",")]), at: 1)
         }
         if type == "viewport", let parsed = try? JSONObject(storage: line), let viewport = try? Viewport(from: parsed) {
-            lock.withLock { state.update(viewport) }
+            state.withLock { $0.update(viewport) }
         }
         bus.publish(line)
     }
 
     private func receive(topic: String, payload: [UInt8]) {
-        let reaction = lock.withLock { state.receive(topic: topic, payload: payload) }
+        let (reaction, phase) = state.withLock { ($0.receive(topic: topic, payload: payload), $0.phase) }
+        if phase == .answered { answered.signal() }
         if reaction.announce { announce() }
         if reaction.print && printMessages {
             LineOutput.standardOutput.write(payload + [0x0A])
@@ -126,13 +124,13 @@ public final class AttachSession: @unchecked Sendable {
     }
 
     /// The latest answer to a `nearest` or `search` (a `place` or `results` line), if any.
-    public var lastFindAnswer: [UInt8]? { lock.withLock { state.found } }
+    public var lastFindAnswer: [UInt8]? { state.withLock { $0.found } }
 
     /// The latest search answers: stations (`results`) and places (`locations`), if any came.
-    public var lastSearch: (results: [UInt8]?, locations: [UInt8]?) { lock.withLock { (state.results, state.locations) } }
+    public var lastSearch: (results: [UInt8]?, locations: [UInt8]?) { state.withLock { ($0.results, $0.locations) } }
 
     /// The latest favorites list (`starred`), if any came.
-    public var lastFavorites: [UInt8]? { lock.withLock { state.starred } }
+    public var lastFavorites: [UInt8]? { state.withLock { $0.starred } }
 
     /// Publishes one client-contract request the terminal map made (`write` is a message type's
     /// `write(to:)`: a `nearest`, `search`, `favorite` ...), without its line's newline.
@@ -146,11 +144,11 @@ public final class AttachSession: @unchecked Sendable {
 
     /// A consistent copy of what the client shows.
     public func snapshot() -> (viewport: Viewport?, annotations: AnnotationSet, callout: [UInt8]?, status: String?) {
-        lock.withLock { (state.viewport, state.annotations, state.callout, state.status) }
+        state.withLock { ($0.viewport, $0.annotations, $0.callout, $0.status) }
     }
 
     public func close() {
-        let wasClosed = lock.withLock { () -> Bool in
+        let wasClosed = closed.withLock { closed -> Bool in
             defer { closed = true }
             return closed
         }

@@ -18,9 +18,11 @@ import Logging
 /// hand-offs (BENCHMARKS.md, "Built-in stages on the bus").
 ///
 /// One thread owns both sockets and the engine (the engine is not thread-safe and needs no lock):
-/// it waits in `zmq_poll` on the SUB socket and a wake pipe, runs `tick` every `tickEvery`
-/// seconds, and ends on `stop` (SIGTERM/SIGINT through a `BlockingService`), publishing what the
-/// engine wrote until then. A stage that crashes is restarted by whoever started it (`isobar up`
+/// it waits in `zmq_poll` on the SUB socket and a wake pipe, with no timeout but its two timers
+/// (`OwnerTimers`): the stage's first words once `settle` has passed, and `tick` every `tickEvery`
+/// seconds (the engine's timed work: a filter's lease expiry and missing-day resync schedule).
+/// It ends on `stop` (SIGTERM/SIGINT through a `BlockingService`), which signals the wake pipe,
+/// publishing what the engine wrote until then. A stage that crashes is restarted by whoever started it (`isobar up`
 /// restarts its processes with backoff), exactly as a plug restarts its command; the protocol's
 /// resync and lease rules repair what the restart lost.
 public enum BusStage {
@@ -95,7 +97,10 @@ public enum BusStage {
         }
         logger.info("in process on the bus: publishing to \(options.endpoints.frontend); subscribed at \(options.endpoints.backend) to \(subscriptionSummary(options.subscriptions))")
 
-        let wake = WakePipe()
+        guard let wake = WakePipe() else {
+            logger.error("cannot join the bus: out of file descriptors for the wake pipe")
+            return 1
+        }
         let stopping = StopFlag()
         // The engine's closures are used on the loop's thread only (handed over once, at start).
         let engine = UncheckedBox((start: start, tick: tick, handle: handle, spill: spill))
@@ -112,11 +117,11 @@ public enum BusStage {
             return 0
         }, stop: {
             stopping.raise()
-            wake?.signal()
+            wake.signal()
         }, kill: {
-            // The loop never blocks longer than one poll: a kill is a stop that does not wait.
+            // The wake ends the loop's wait at once: a kill is a stop that does not wait.
             stopping.raise()
-            wake?.signal()
+            wake.signal()
         })
         return await service.runUntilSignalled(logger: logger, stopBudget: PlugOptions.drainGrace * 2)
     }
@@ -132,7 +137,7 @@ public enum BusStage {
         let options: Options
         let sub: ZMQSocket
         let publisher: PlugPublisher
-        let wake: WakePipe?
+        let wake: WakePipe
         let stopping: StopFlag
         let logger: Logger
         let start: (inout JSONWriter) -> Void
@@ -140,33 +145,35 @@ public enum BusStage {
         let handle: (UnsafeRawBufferPointer, inout JSONWriter) -> Void
         var writer = JSONWriter(capacity: 64 * 1024)
 
+        /// The loop's timers: its first words, and the engine's timed work.
+        enum Timer { case start, tick }
+
         mutating func run() {
-            let began = LineInput.monotonicSeconds()
-            var started = false
-            var lastTick = began
-            let settle = BusStage.settle.timeInterval
+            var timers = OwnerTimers<Timer>()
+            let began = ContinuousClock.now
+            timers.add(at: began + BusStage.settle, .start)
+            if let every = options.tickEvery {
+                let interval = Duration.nanoseconds(Int64(max(0.001, every) * 1e9))
+                timers.add(at: began + interval, every: interval, .tick)
+            }
             while !stopping.isRaised {
-                let now = LineInput.monotonicSeconds()
-                if !started && now - began >= settle {
-                    started = true
-                    start(&writer)
-                    publish()
-                    Readiness.announce(logger, "on the bus in process (pid \(getpid()))")
+                for timer in timers.fire(now: .now) {
+                    switch timer {
+                    case .start:
+                        start(&writer)
+                        publish()
+                        Readiness.announce(logger, "on the bus in process (pid \(getpid()))")
+                    case .tick:
+                        tick(&writer)
+                        publish()
+                    }
                 }
-                if let every = options.tickEvery, now - lastTick >= every {
-                    lastTick = now
-                    tick(&writer)
-                    publish()
-                }
-                // Wait for input, the wake pipe, the settle time or the next tick, whichever is first.
-                var timeout = started ? 0.5 : max(0.001, settle - (now - began))
-                if let every = options.tickEvery { timeout = min(timeout, max(0.001, every - (now - lastTick))) }
+                // Wait for input, the wake pipe (a stop) or the next timer, whichever is first.
                 do {
-                    var items: [ZMQPollItem] = [.socket(sub, .readable)]
-                    if let wake { items.append(.fileDescriptor(wake.readFD, .readable)) }
-                    let events = try ZMQPoll.poll(items, timeout: .milliseconds(Int64(timeout * 1000)))
-                    if events.count > 1, events[1].contains(.readable) { wake?.drain() }
-                    guard events.first?.contains(.readable) == true else { continue }
+                    let events = try ZMQPoll.poll([.socket(sub, .readable), .fileDescriptor(wake.readFD, .readable)],
+                                                  timeout: timers.timeout(now: .now))
+                    if events[1].contains(.readable) { wake.drain() }
+                    guard events[0].contains(.readable) else { continue }
                 } catch {
                     if !error.isTerminated { logger.error("receiving from the broker failed: \(error)") }
                     return

@@ -1,3 +1,4 @@
+import IsobarBusClient
 import IsobarCore
 import IsobarStdio
 import Logging
@@ -10,12 +11,11 @@ import Logging
 /// sequence (stdin closed, SIGTERM, SIGKILL to its group) are the supervised process's.
 final class Plug: Sendable {
     let process: SupervisedProcess
-    /// Wakes the input thread, which waits in `zmq_poll` on its socket and this pipe, whenever the
-    /// current run changes (nil: out of descriptors; it then polls on a timer).
-    let wake: WakePipe?
+    /// Wakes the input thread, which waits in `zmq_poll` on its socket and this pipe with no
+    /// timeout, whenever the current run changes (a start, an exit, the stop).
+    let wake: WakePipe
 
-    init(options: PlugOptions, publisher: PlugPublisher, logger: Logger) {
-        let wake = WakePipe()
+    init(options: PlugOptions, publisher: PlugPublisher, wake: WakePipe, logger: Logger) {
         self.wake = wake
         let stage = options.displayName
         let maxLineLength = options.maxLineLength
@@ -47,7 +47,7 @@ final class Plug: Sendable {
             case .exited: Readiness.withdraw()
             }
         } onChange: {
-            wake?.signal()
+            wake.signal()
         }
     }
 

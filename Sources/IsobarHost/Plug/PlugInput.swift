@@ -14,12 +14,10 @@ import Logging
 /// those a write to a dying child could not put into its pipe (EPIPE; SIGPIPE is ignored). A stage
 /// restart therefore loses only what was already in the dead child's pipe or in its hands; beyond
 /// the bound messages are dropped and counted in the log.
+///
+/// It waits in `zmq_poll` on the socket and the plug's wake pipe with no timeout: every change of the
+/// plug's state (a child started or exited, the stop) signals the pipe, so it looks exactly then.
 enum PlugInput {
-    /// How often the loop looks at the plug's state when no message arrives and nothing woke it:
-    /// a safety net only, since every state change signals the plug's wake pipe.
-    static let pollInterval: Duration = .seconds(5)
-    /// The same without a wake pipe (the process was out of descriptors).
-    static let pollIntervalWithoutWake: Duration = .milliseconds(100)
     /// Most bytes held for the next child while none runs (a restart's backoff is at most seconds).
     static let pendingLimit = 8 << 20
 
@@ -88,11 +86,9 @@ enum PlugInput {
                 }
 
                 do {
-                    var items: [ZMQPollItem] = [.socket(socket, .readable)]
-                    if let wake = plug.wake { items.append(.fileDescriptor(wake.readFD, .readable)) }
-                    let events = try ZMQPoll.poll(items, timeout: plug.wake == nil ? pollIntervalWithoutWake : pollInterval)
-                    if events.count > 1, events[1].contains(.readable) { plug.wake?.drain() }
-                    guard events.first?.contains(.readable) == true else { continue }
+                    let events = try ZMQPoll.poll([.socket(socket, .readable), .fileDescriptor(plug.wake.readFD, .readable)], timeout: nil)
+                    if events[1].contains(.readable) { plug.wake.drain() }
+                    guard events[0].contains(.readable) else { continue }
                 } catch {
                     if !error.isTerminated { logger.error("receiving from the broker failed: \(error)") }
                     return

@@ -56,8 +56,9 @@ public func runPlug(_ options: PlugOptions, logger: Logger) async throws(PlugErr
         throw .bus(error)
     }
 
+    guard let wake = WakePipe() else { throw .bus(ZMQError(operation: "pipe (plug's wake descriptor)", errno: EMFILE)) }
     let publisher = PlugPublisher(socket: pub, stage: stage, logger: logger)
-    let plug = Plug(options: options, publisher: publisher, logger: logger)
+    let plug = Plug(options: options, publisher: publisher, wake: wake, logger: logger)
     let topics = subscriptionSummary(options.subscriptions)
     if let security {
         logger.info("CURVE on: broker key \(security.serverKey), client key \(security.keyPair.publicKey)")

@@ -1,5 +1,6 @@
 import Foundation
 import IsobarBus
+import IsobarBusClient
 import Logging
 
 /// The broker's ZAP handler: a REP socket bound at `inproc://zeromq.zap.01` in the broker's context, on
@@ -15,17 +16,22 @@ import Logging
 /// Each refused key is logged once (a refused client reconnects, and retries, every few seconds); at
 /// most `maxLoggedKeys` distinct keys are remembered, so a flood of random keys cannot grow memory.
 ///
-/// `@unchecked Sendable`: after `start` the socket is used only by the handler thread; the handle only
-/// exposes the thread's completion semaphore, which is thread-safe.
-final class ZAPHandler: @unchecked Sendable {
+/// Its thread is one a blocking C call needs: it waits in `zmq_recv` on the REP socket (the broker's
+/// other thread is inside `zmq_proxy`, which serves no third socket). The broker's stop wakes it at
+/// once: `zmq_ctx_shutdown` makes that receive fail with ETERM.
+///
+/// `Sendable`: after `start` the socket is used only by the handler thread; the handle only
+/// exposes the thread's completion signal (a pipe), which is thread-safe.
+final class ZAPHandler: Sendable {
     /// Where libzmq looks for the handler (RFC 27).
     static let endpoint = "inproc://zeromq.zap.01"
     /// How many distinct refused keys are remembered to log each only once.
     static let maxLoggedKeys = 10_000
 
-    private let done = DispatchSemaphore(value: 0)
+    /// Signalled by the thread once it has closed its socket.
+    private let done: WakePipe
 
-    private init() {}
+    private init(done: WakePipe) { self.done = done }
 
     /// Binds the handler in `context` and starts its thread. It stops when the context is shut down.
     static func start(context: ZMQContext, allowlist: CurveAllowlist, logger: Logger) throws(ZMQError) -> ZAPHandler {
@@ -33,8 +39,8 @@ final class ZAPHandler: @unchecked Sendable {
         // only peer is libzmq itself, but the bound costs nothing).
         let socket = try ZMQSocket(context, .rep)
         try socket.bind(endpoint)
-        let handler = ZAPHandler()
-        let done = handler.done
+        guard let done = WakePipe() else { throw ZMQError(operation: "pipe (the ZAP handler's completion signal)", errno: EMFILE) }
+        let handler = ZAPHandler(done: done)
         let thread = Thread {
             serve(socket: socket, context: context, allowlist: allowlist, logger: logger)
             socket.close()
@@ -47,7 +53,7 @@ final class ZAPHandler: @unchecked Sendable {
 
     /// Waits up to `timeout` for the thread to end (after the context was shut down).
     func waitUntilStopped(timeout: Duration) -> Bool {
-        done.wait(timeout: .now() + timeout.timeInterval) == .success
+        done.wait(timeout: timeout)
     }
 
     private static func serve(socket: ZMQSocket, context: ZMQContext, allowlist: CurveAllowlist, logger: Logger) {

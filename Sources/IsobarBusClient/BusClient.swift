@@ -1,0 +1,259 @@
+import Foundation
+import IsobarBus
+import IsobarCore
+import Synchronization
+
+/// A bus participant that is not a stage: it publishes lines and receives messages on some topics.
+/// Used by `isobar attach`, by the gateway, and by tests and benchmarks that act as map clients.
+///
+/// One thread owns the SUB socket (never the Swift concurrency pool): it waits in `zmq_poll` on the
+/// socket and a wake descriptor (``WakePipe``) with no timeout, except until the next of its timers
+/// (``every(_:_:)``) is due. `onMessage` is called there with the topic and each JSON line (a
+/// batched bus message, see `TopicBatch`, is split); so are the timers' actions. `close()` signals
+/// the wake descriptor: the thread ends at once, whatever it was waiting for.
+/// Publishing is thread-safe (a `Mutex` around the PUB socket; a PUB send never blocks).
+public final class BusClient: Sendable {
+    /// What `publish` uses, only under the mutex.
+    struct Publisher: ~Copyable {
+        let socket: ZMQSocket
+        /// `publish(ownLine:)`'s topic buffer, reused.
+        var ownDeriver = TopicDeriver()
+    }
+
+    /// Where the receive thread is; timers added before it starts wait in `idle`.
+    enum State {
+        case idle(timers: [Timer])
+        case running(added: [Timer])
+        case closed
+    }
+
+    /// A timer's interval and action, on its way to the receive thread.
+    struct Timer: Sendable {
+        let interval: Duration
+        let action: @Sendable () -> Void
+    }
+
+    /// What the receive thread and the callers share.
+    final class Control: Sendable {
+        let state = Mutex(State.idle(timers: []))
+        /// Wakes the receive thread (a stop, a timer added).
+        let wake: WakePipe
+        /// Signalled by the receive thread after it closed the socket.
+        let finished: WakePipe
+
+        init(wake: WakePipe, finished: WakePipe) {
+            self.wake = wake
+            self.finished = finished
+        }
+    }
+
+    // `context` is thread-safe in libzmq; `subscriber` is used by the receive thread only once
+    // it started (handed over by the thread start), and by `close()` only when none was started.
+    private let context: ZMQContext
+    private let subscriber: ZMQSocket
+    private let publisher: Mutex<Publisher>
+    private let control: Control
+
+    /// Connects to the broker at `endpoints` and subscribes to `topics`. When the environment configures
+    /// CURVE (`ISOBAR_CURVE_SERVERKEY`, `ISOBAR_CURVE_SECRETKEY`; see `BusSecurity`), both sockets are
+    /// CURVE clients; a misconfiguration throws an `EINVAL` error that says what is wrong. Throws
+    /// `EMFILE` when the process is out of descriptors for the wake pipes.
+    public init(endpoints: BrokerEndpoints = .fromEnvironment(), topics: [String]) throws(ZMQError) {
+        let options = try BusSecurity.connectingSocketOptions()
+        guard let wake = WakePipe(), let finished = WakePipe() else {
+            throw ZMQError(operation: "pipe (the bus client's wake descriptor)", errno: EMFILE)
+        }
+        control = Control(wake: wake, finished: finished)
+        context = try ZMQContext()
+        let publisher = try ZMQSocket(context, .pub, options: options)
+        subscriber = try ZMQSocket(context, .sub, options: options)
+        try publisher.connect(endpoints.frontend)
+        try subscriber.connect(endpoints.backend)
+        for topic in topics { try subscriber.subscribe(topic) }
+        self.publisher = Mutex(Publisher(socket: publisher))
+    }
+
+    /// Runs `action` on the receive thread every `interval` (the first run one interval from now, or
+    /// from `start` when called before it), until `close()`. What a client does on a schedule (a
+    /// heartbeat, a lease) is a timer of the thread that already waits, not a thread of its own.
+    public func every(_ interval: Duration, _ action: @escaping @Sendable () -> Void) {
+        let timer = Timer(interval: interval, action: action)
+        let running = control.state.withLock { state -> Bool in
+            switch state {
+            case .idle(let timers):
+                state = .idle(timers: timers + [timer])
+                return false
+            case .running(let added):
+                state = .running(added: added + [timer])
+                return true
+            case .closed:
+                return false
+            }
+        }
+        if running { control.wake.signal() }
+    }
+
+    /// Starts the receive thread. It ends when `close()` is called.
+    ///
+    /// `onDrained`, when given, is called on the same thread each time the messages that were
+    /// waiting have all been handed to `onMessage` (before waiting for the next one), and at least
+    /// every `drainLimit` messages under a steady stream: a client that answers messages with
+    /// messages of its own can send its answers there as one burst.
+    public func start(onMessage: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) -> Void,
+                      onDrained: (@Sendable () -> Void)? = nil) {
+        let initial: [Timer]? = control.state.withLock { state in
+            guard case .idle(let timers) = state else { return nil }
+            state = .running(added: [])
+            return timers
+        }
+        guard let initial else { return }
+        let loop = ReceiveLoop(subscriber: subscriber, control: control, onMessage: onMessage, onDrained: onDrained)
+        let thread = Thread {
+            loop.run(initial: initial)
+            loop.control.finished.signal()
+        }
+        thread.name = "bus-client-receive"
+        thread.start()
+    }
+
+    /// Most messages taken before `onDrained` is called even though more are waiting.
+    static let drainLimit = 1_000
+
+    /// The receive thread's loop: the socket, the wake descriptor and the timers.
+    private struct ReceiveLoop: @unchecked Sendable {
+        // @unchecked: handed to the thread once at its start (the socket is the thread's from then on).
+        let subscriber: ZMQSocket
+        let control: Control
+        let onMessage: @Sendable (_ topic: String, _ payload: [UInt8]) -> Void
+        let onDrained: (@Sendable () -> Void)?
+
+        func run(initial: [Timer]) {
+            defer { subscriber.close() }
+            var timers = OwnerTimers<@Sendable () -> Void>()
+            add(initial, to: &timers)
+            while true {
+                // A stop or a timer added: both arrive with a wake, and are looked at before waiting.
+                let added: [Timer]? = control.state.withLock { state in
+                    guard case .running(let added) = state else { return nil }
+                    state = .running(added: [])
+                    return added
+                }
+                guard let added else { return }
+                add(added, to: &timers)
+                let events: [ZMQPollEvents]
+                do {
+                    events = try ZMQPoll.poll([.socket(subscriber, .readable), .fileDescriptor(control.wake.readFD, .readable)],
+                                              timeout: timers.timeout(now: .now))
+                } catch {
+                    return  // context shut down or socket failure
+                }
+                if events[1].contains(.readable) { control.wake.drain() }
+                for action in timers.fire(now: .now) { action() }
+                if events[0].contains(.readable) {
+                    do { try receiveWaiting() } catch { return }
+                }
+            }
+        }
+
+        private func add(_ new: [Timer], to timers: inout OwnerTimers<@Sendable () -> Void>) {
+            let now = ContinuousClock.now
+            for timer in new { timers.add(at: now + timer.interval, every: timer.interval, timer.action) }
+        }
+
+        /// Hands out what is waiting (at most `drainLimit` messages), then calls `onDrained`.
+        private func receiveWaiting() throws(ZMQError) {
+            var taken = 0
+            while taken < BusClient.drainLimit, let message = try subscriber.receiveMessageNonBlocking() {
+                BusClient.deliver(message, to: onMessage)
+                taken += 1
+            }
+            if taken > 0 { onDrained?() }
+        }
+    }
+
+    /// Hands each line of a two-frame message to `onMessage` (a one-line payload without a copy).
+    private static func deliver(_ message: ZMQMessage, to onMessage: (_ topic: String, _ payload: [UInt8]) -> Void) {
+        guard message.isTopicAndPayload else { return }
+        let topic = message.topic
+        let payload = message.payload
+        let batched = payload.withUnsafeBytes { raw in
+            raw.baseAddress.map { memchr($0, 0x0A, raw.count) != nil } ?? false
+        }
+        if !batched {
+            onMessage(topic, payload)
+        } else {
+            for line in TopicBatch.lines(of: payload) { onMessage(topic, line) }
+        }
+    }
+
+    /// Publishes one JSON line under the topic derived from it. Returns false for a line that is
+    /// not a JSON object with a string `type`.
+    @discardableResult
+    public func publish(_ line: [UInt8]) -> Bool {
+        guard let topic = line.withUnsafeBytes({ Topic.derive(fromLine: $0) }) else { return false }
+        return publisher.withLock { (try? $0.socket.send(topic: topic, payload: line)) ?? false }
+    }
+
+    @discardableResult
+    public func publish(_ line: String) -> Bool { publish(Array(line.utf8)) }
+
+    /// `publish(_:)` for a line this process wrote itself with `JSONWriter` (valid by construction):
+    /// its topic is read from its first bytes (`TopicDeriver.deriveTrusted`), not from a scan of
+    /// the whole line. The gateway publishes every viewport it rewrites this way.
+    @discardableResult
+    public func publish(ownLine line: [UInt8]) -> Bool {
+        publisher.withLock { publisher in
+            guard line.withUnsafeBytes({ publisher.ownDeriver.deriveTrusted($0) }) else { return false }
+            let socket = publisher.socket
+            return publisher.ownDeriver.topic.withUnsafeBytes { topic in
+                line.withUnsafeBytes { payload in (try? socket.send(topicBytes: topic, payload: payload)) ?? false }
+            }
+        }
+    }
+
+    /// Publishes many lines at once, consecutive lines of one topic batched into one bus message
+    /// (`TopicBatch`). Returns how many lines were taken (a line without a string `type` is not).
+    @discardableResult
+    public func publish(lines: [[UInt8]]) -> Int {
+        var batch = TopicBatch()
+        var deriver = TopicDeriver()
+        var taken = 0
+        return publisher.withLock { publisher in
+            let socket = publisher.socket
+            let send: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void = { topic, payload in
+                _ = try? socket.send(topicBytes: topic, payload: payload)
+            }
+            for line in lines {
+                line.withUnsafeBytes { raw in
+                    guard deriver.derive(raw) else { return }
+                    taken += 1
+                    deriver.topic.withUnsafeBytes { batch.add(topic: $0, line: raw, send: send) }
+                }
+            }
+            batch.flush(send)
+            return taken
+        }
+    }
+
+    /// Stops receiving and closes the sockets (queued publishes get the socket's LINGER to leave).
+    /// The receive thread is woken at once and has ended when this returns (so no `onMessage` or
+    /// timer runs after it); not to be called from that thread.
+    public func close() {
+        publisher.withLock { $0.socket.close() }
+        let previous = control.state.withLock { state -> State in
+            let previous = state
+            state = .closed
+            return previous
+        }
+        switch previous {
+        case .running:
+            control.wake.signal()
+            control.finished.wait()
+        case .idle:
+            subscriber.close()
+        case .closed:
+            return
+        }
+        context.shutdown()
+    }
+}
