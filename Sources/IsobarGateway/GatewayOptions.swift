@@ -42,9 +42,13 @@ public struct GatewayOptions: Sendable {
     /// Allowed `Origin` header values; empty: any. A request without `Origin` is always allowed
     /// (it is not from a browser page).
     public var origins: [String] = []
-    /// Seconds of silence before a WebSocket ping, and for its pong (the liveness check, PROTOCOL.md
-    /// "Liveness"; no bus traffic per client). 30 s: under common proxies' 60 s idle timeouts.
-    public var pingInterval = 30.0
+    /// Seconds of quiet (either way) before a WebSocket ping, and for its pong (the liveness check,
+    /// PROTOCOL.md "Liveness"; no bus traffic per client). 50 s: each ping and pong costs the
+    /// gateway a write and a read, so the interval is as long as it can be while a quiet connection
+    /// still carries a frame more often than the 60 s idle timeout of nginx's `proxy_read_timeout`
+    /// and AWS ALB's default (and Heroku's 55 s): the wheel pings at most 1 s late, leaving ~9 s for
+    /// a loaded machine.
+    public var pingInterval = 50.0
     /// Event-loop threads for the connections: half the cores by default (at least one), since
     /// on one machine the broker, filter and formatter share the rest.
     public var threads = max(1, System.coreCount / 2)

@@ -1,49 +1,73 @@
 import NIOCore
 import Synchronization
 
-/// The WebSocket liveness check of one event loop: ONE repeated timer per loop (not one per
-/// connection) that every half ping interval walks the loop's connections and asks each
-/// ``PingClock`` what to do: ping a peer silent for an interval, drop one whose ping went
-/// unanswered for an interval, leave the rest alone.
+/// The WebSocket liveness check of one event loop: its connections in a ``PingWheel`` by the time
+/// each next needs looking at, and ONE scheduled task per loop that wakes when the earliest of
+/// them is due and looks only at those (``PingClock`` says: ping, drop, or not yet).
 ///
 /// Why: a timer per connection put 10,000 entries in NIO's scheduled-task heap, each re-inserted
-/// every interval (issue 32); a sweep of a list costs a comparison per connection and nothing
-/// while the timer sleeps. The timer runs only while the loop has connections.
+/// every interval (issue 32); a sweep of every connection every half interval still touched each
+/// one twice an interval and pinged 1 to 1.5 intervals after the silence began. With the wheel a
+/// silent connection costs one look and one ping per interval, on time to within a slot
+/// (``resolution(interval:)``), so the interval can sit just under a proxy's idle timeout; a
+/// talking one costs one look; the timer sleeps until something is due and stops when the loop
+/// has no connections.
 ///
 /// Lives on its loop: every method runs there (``PingSweepers`` hands it out loop-bound).
 final class PingSweeper {
     private let loop: any EventLoop
     /// The ping interval, seconds.
     private let interval: Double
-    private var handlers: [ObjectIdentifier: WebSocketConnectionHandler] = [:]
-    private var timer: RepeatedTask?
+    private var wheel: PingWheel<WebSocketConnectionHandler>
+    private var timer: Scheduled<Void>?
+    /// When `timer` fires (uptime seconds).
+    private var timerAt: Double?
 
     init(loop: any EventLoop, interval: Double) {
         self.loop = loop
         self.interval = interval
+        wheel = PingWheel(resolution: Self.resolution(interval: interval), horizon: interval,
+                          now: WebSocketConnectionHandler.seconds())
     }
 
-    /// Starts checking `handler` (the timer too, if it is the loop's first connection).
-    func add(_ handler: WebSocketConnectionHandler) {
-        handlers[ObjectIdentifier(handler)] = handler
-        guard timer == nil else { return }
-        let period = TimeAmount.nanoseconds(max(1, Int64(interval * 1e9 / 2)))
-        let bound = NIOLoopBound(self, eventLoop: loop)
-        timer = loop.scheduleRepeatedTask(initialDelay: period, delay: period) { _ in bound.value.sweep() }
+    /// The wheel's slot: 1 s (a ping at most 1 s late), finer for short intervals (tests).
+    static func resolution(interval: Double) -> Double { min(1, interval / 10) }
+
+    /// Starts checking `handler`, due at `due` (the timer too, if it sleeps past that).
+    func add(_ handler: WebSocketConnectionHandler, due: Double) {
+        wheel.insert(handler, due: due, now: WebSocketConnectionHandler.seconds())
+        schedule()
     }
 
     /// Stops checking `handler` (and the timer, if it was the loop's last connection).
     func remove(_ handler: WebSocketConnectionHandler) {
-        handlers[ObjectIdentifier(handler)] = nil
-        guard handlers.isEmpty else { return }
+        wheel.remove(handler)
+        guard wheel.count == 0 else { return }
         timer?.cancel()
         timer = nil
+        timerAt = nil
     }
 
-    /// One pass over the loop's connections. Iterates a copy: a drop removes its handler meanwhile.
-    private func sweep() {
+    /// The connections now due: each is checked and, unless it went, put back at its next due time.
+    private func fire() {
+        timer = nil
+        timerAt = nil
         let now = WebSocketConnectionHandler.seconds()
-        for handler in handlers.values { handler.sweep(now: now, interval: interval) }
+        let checked = wheel.takeDue(now: now).map { ($0, $0.check(now: now, interval: interval)) }
+        wheel.putBack(checked, now: now)
+        schedule()
+    }
+
+    /// Sets the timer for the wheel's earliest due tick (nothing when the wheel is empty, or when it
+    /// is set for that time already).
+    private func schedule() {
+        guard let next = wheel.nextDue() else { return }
+        if let timerAt, timerAt <= next { return }
+        timer?.cancel()
+        let delay = max(0, next - WebSocketConnectionHandler.seconds())
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        timerAt = next
+        timer = loop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9) + 1)) { bound.value.fire() }
     }
 }
 

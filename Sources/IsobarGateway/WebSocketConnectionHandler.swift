@@ -11,13 +11,14 @@ import NIOWebSocket
 ///
 /// There is no task or timer per connection: an idle client is its channel and this handler, which
 /// is what keeps a gateway's memory per idle connection small (BENCHMARKS.md, gateway); the
-/// liveness check is one timer per event loop (``PingSweeper``) asking each ``PingClock``. Every
+/// liveness check is one timer per event loop (``PingSweeper``) looking at each connection only
+/// when its ``PingClock`` is due (a ``PingWheel``). Every
 /// method runs on the event loop; other threads reach it only through ``GatewayConnection``'s
 /// `wake` and `sendClose`, which hop onto the loop.
 ///
 /// Fragmented messages are joined by NIO's `NIOWebSocketFrameAggregator` in front of it; frames
 /// over the hard limit are refused by NIO's frame decoder (close 1009) before they get here.
-final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelHandler, PingWheelMember {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
@@ -38,12 +39,14 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
     private var phase = Phase.open
     private var connection: GatewayConnection?
     private var context: ChannelHandlerContext?
-    /// When the peer was last heard from and whether a ping is out (the sweep reads it).
+    /// When the peer was last heard from and sent to, and whether a ping is out (the sweep reads it).
     private var clock = PingClock(openedAt: WebSocketConnectionHandler.seconds())
     /// The answer to the peer's latest ping, while the socket takes no more (``answer(ping:)``).
     private var pendingPong: ByteBuffer?
     /// The loop's liveness sweep, while this connection is registered with it.
     private var sweeper: PingSweeper?
+    /// Where the sweeper's wheel holds this connection (kept by the wheel).
+    var wheelPosition: PingWheelPosition?
     private var closeTimer: Scheduled<Void>?
 
     init(hub: GatewayHub, name: String) {
@@ -67,7 +70,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
         self.connection = connection
         clock = PingClock(openedAt: Self.seconds())
         let sweeper = hub.sweepers.sweeper(on: loop)
-        sweeper.add(self)
+        sweeper.add(self, due: clock.due(interval: hub.options.pingInterval))
         self.sweeper = sweeper
     }
 
@@ -203,6 +206,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
     private func writePendingPong() {
         guard phase == .open, let context, let data = pendingPong, context.channel.isWritable else { return }
         pendingPong = nil
+        clock.sent(at: Self.seconds())
         context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: data)), promise: nil)
     }
 
@@ -221,6 +225,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
             written += 1
         }
         guard written > 0 else { return }
+        clock.sent(at: Self.seconds())
         context.flush()
         hub.metrics.framesOut.increment(by: Int64(written))
     }
@@ -249,24 +254,30 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
         }
     }
 
-    /// The loop's sweep at `now`: a peer whose ping went unanswered for `interval` seconds is
-    /// dropped (close 1001, then the TCP connection at once: it is not reading); one silent for
-    /// `interval` is pinged; any other is left alone (``PingClock``).
-    func sweep(now: Double, interval: Double) {
-        guard phase == .open, let context else { return }
+    /// The sweeper's check at this connection's due time `now`: a peer whose ping went unanswered
+    /// for `interval` seconds is dropped (close 1001, then the TCP connection at once: it is not
+    /// reading); one quiet for `interval` is pinged; any other is left alone (``PingClock``).
+    /// Returns when to check again, nil when the connection is done with.
+    func check(now: Double, interval: Double) -> Double? {
+        guard phase == .open, let context else { return nil }
         switch clock.action(now: now, interval: interval) {
         case .wait:
-            return
+            return clock.due(interval: interval)
         case .drop:
             hub.logger.info("client did not answer a ping", metadata: ["client": "\(name)"])
             connection?.outbox.finish(.init(code: GatewayCloseCode.goingAway, reason: "no answer to ping"))
             sendClose(.init(code: GatewayCloseCode.goingAway, reason: "no answer to ping"))
             context.close(promise: nil)
+            return nil
         case .ping:
             clock.pinged(at: now)
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: Self.noData)), promise: nil)
+            return phase == .open ? clock.due(interval: interval) : nil  // a failed write closes
         }
     }
+
+    /// A ping's (empty) data, shared: nothing to allocate per ping.
+    private static let noData = ByteBuffer()
 
     static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

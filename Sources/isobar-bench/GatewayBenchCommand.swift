@@ -20,14 +20,14 @@ struct GatewayBenchCommand: ParsableCommand {
     var steps = 20
     @Option(help: "Stations loaded.")
     var stations = 100_000
-    @Option(help: "Seconds of idle CPU measured (every process, gateway included).")
-    var idleSeconds = 20.0
+    @Option(help: "Seconds of idle CPU measured (every process, gateway included): at least 3 x --ping, so every timer is in it.")
+    var idleSeconds = 160.0
     @Option(help: "Pans of the single-client latency run.")
     var latencySteps = 300
     @Option(help: "Event-loop threads of the WebSocket clients in this process.")
     var threads = 1
-    @Option(help: "The gateway's --ping (seconds): an idle window of 3+ intervals sees the pings.")
-    var ping = 30.0
+    @Option(help: "The gateway's --ping (seconds; its default is 50): an idle window of 3+ intervals sees the pings.")
+    var ping = 50.0
     @Flag(help: "Measure only the connections and the idle window (no panning, no latency run).")
     var idleOnly = false
 
@@ -96,8 +96,9 @@ struct GatewayBenchCommand: ParsableCommand {
         guard fleet.wait(seconds: 180, until: { fleet.connectedCount + fleet.failures.count >= idle + panning }), fleet.failures.isEmpty else {
             throw pipeline.failure("connected \(fleet.connectedCount) of \(idle + panning); failures: \(fleet.failures.prefix(3))")
         }
+        // Every client holds its first answer: nothing is in flight (the tallies agree with the
+        // leases from here on), so the idle window starts now.
         let connectSeconds = Clock.now() - connectStart
-        Thread.sleep(forTimeInterval: 3)  // settle: first answers formatted, leases exchanged
         let rssAfter = ProcStatus.bytes("VmRSS", pid: gatewayPID) ?? 0
         let perConnection = Double(rssAfter - rssBefore) / Double(idle + panning)
         table.add(["connected", "\(Format.int(idle + panning)) in \(Format.number(connectSeconds, 1)) s", "each answered (first annotations received)"])

@@ -51,8 +51,8 @@ struct GatewayCommand: AsyncParsableCommand {
     var requestTimeout = 30.0
     @Option(help: "Outbound messages queued per connection; a reader that falls this far behind is closed with 1013.")
     var maxQueue = 256
-    @Option(help: "Seconds of silence before a WebSocket ping, and for its pong to come back (else close 1001).")
-    var ping = 30.0
+    @Option(help: "Seconds of quiet (either way) before a WebSocket ping, and for its pong to come back (else close 1001).")
+    var ping = GatewayOptions().pingInterval
     @Option(help: "Event-loop threads serving the connections (default: half the cores, at least 1: the pipeline's other processes need the rest).")
     var threads: Int?
     @Option(help: "File of `TOKEN NAME` lines; every WebSocket then needs a token (Authorization: Bearer, or ?token=).")
