@@ -11,8 +11,8 @@ import Synchronization
 /// conformance vectors (conformance/STAGE/SECTION/NAME.json) and reports every difference.
 ///
 /// Each vector runs in a fresh process, `CMD ARGS... <the vector's args>`, never through a shell:
-/// its feed bodies (fetch) are written to a temporary directory first, its input written to the
-/// program's stdin, which is then closed, and everything the program writes to stdout until it
+/// its feed bodies (fetch) and its input are written to a temporary directory first, the input
+/// is the program's stdin (a file: no writer to block), and everything the program writes to stdout until it
 /// exits is compared with the vector (`ConformanceComparison`). stderr is read and dropped.
 public struct ConformanceRunner: Sendable {
     /// The vectors directory (its parent is `{repo}` in the vectors' arguments).
@@ -65,14 +65,14 @@ public struct ConformanceRunner: Sendable {
     }
 
     /// Runs every selected vector, handing each report line to `print` as it is made.
-    public func run(print: (String) -> Void) throws -> Summary {
+    public func run(print: (String) -> Void) async throws -> Summary {
         var summary = Summary()
         for vector in try loadVectors() where selection.matches(vector.name) {
             if vector.disputed, !selection.includeDisputed {
                 summary.skipped += 1
                 continue
             }
-            let problems = check(vector)
+            let problems = await check(vector)
             if problems.isEmpty {
                 summary.passed += 1
             } else {
@@ -85,7 +85,7 @@ public struct ConformanceRunner: Sendable {
     }
 
     /// The differences of one vector (empty: it passes).
-    public func check(_ vector: ConformanceVector) -> [String] {
+    public func check(_ vector: ConformanceVector) async -> [String] {
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-conformance-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: files) }
         do {
@@ -99,59 +99,44 @@ public struct ConformanceRunner: Sendable {
         let arguments = vector.arguments(repo: vectors.deletingLastPathComponent().path, files: files.path)
         guard let program = command.first else { return ["no command"] }
         let output: [UInt8]
-        switch execute(program: program, arguments: Array(command.dropFirst()) + arguments, stdin: vector.stdin) {
+        // Beside the files directory, not in it: the program sees only the vector's files there.
+        let input = files.appendingPathExtension("stdin")
+        defer { try? FileManager.default.removeItem(at: input) }
+        do {
+            try Data(vector.stdin).write(to: input)
+        } catch {
+            return ["could not write the vector's input: \(error)"]
+        }
+        switch await execute(program: program, arguments: Array(command.dropFirst()) + arguments, stdin: input.path) {
         case .failure(let failure): return [failure.reason]
         case .success(let bytes): output = bytes
         }
         return ConformanceComparison.problems(stage: stage, expected: vector.expected, output: output)
     }
 
-    /// Starts the program, feeds it `stdin`, and collects its stdout until it exits (or is killed
-    /// after `timeout`).
-    private func execute(program: String, arguments: [String], stdin: [UInt8]) -> Result<[UInt8], ConformanceFailure> {
-        // A program that exits without reading all of its input must not kill the runner.
-        signal(SIGPIPE, SIG_IGN)
-        let child: ChildProcess
+    /// Starts the program (a ``OneShotProcess``) with the file `stdin` as its input, and collects
+    /// its stdout until it exits, or kills it with its descendants `timeout` after starting.
+    private func execute(program: String, arguments: [String], stdin: String) async -> Result<[UInt8], ConformanceFailure> {
+        let output = Mutex<[UInt8]>([])
+        let child: OneShotProcess
         do {
-            child = try ChildProcess.spawn(command: program, arguments: arguments)
+            // stderr is read and dropped; stdout lines are kept whole, however long.
+            child = try await OneShotProcess.start(
+                command: program, arguments: arguments, input: .file(stdin), maxLineLength: 1 << 40
+            ) { stream, event in
+                guard stream == .standardOutput, case .line(let line) = event else { return }
+                output.withLock { $0 += line; $0.append(0x0A) }
+            }
         } catch {
             return .failure(ConformanceFailure("could not start \(program): \(error)"))
         }
-        let writer = Thread {
-            stdin.withUnsafeBytes { bytes in _ = try? child.stdin.writeAll(bytes) }
-            child.stdin.close()
+        // The deadline only guards against a program that hangs.
+        guard await child.waitForExit(timeout: timeout) != nil else {
+            child.kill()
+            _ = await child.waitForExit()
+            return .failure(ConformanceFailure("the program did not exit within \(timeout) of starting; killed"))
         }
-        writer.start()
-        let drain = Thread { _ = Self.readAll(child.stderr) }
-        drain.start()
-        let timedOut = Mutex(false)
-        let limit = timeout
-        let watchdog = Thread {
-            if child.waitForExit(timeout: limit) == nil {
-                timedOut.withLock { $0 = true }
-                child.killTree()
-            }
-        }
-        watchdog.start()
-        let output = Self.readAll(child.stdout)
-        _ = child.waitForExit(timeout: nil)
-        if timedOut.withLock({ $0 }) {
-            return .failure(ConformanceFailure("the program did not exit within \(limit) of starting; killed"))
-        }
-        return .success(output)
-    }
-
-    /// Reads a pipe to its end, then closes it.
-    private static func readAll(_ pipe: ChildProcessPipe) -> [UInt8] {
-        var collected: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { (try? pipe.read(into: $0)) ?? 0 }
-            if count == 0 { break }
-            collected += buffer[0..<count]
-        }
-        pipe.close()
-        return collected
+        return .success(output.withLock { $0 })
     }
 }
 

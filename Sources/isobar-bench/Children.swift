@@ -2,9 +2,40 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import IsobarCore
+import IsobarHost
+import Synchronization
+
+/// A process a benchmark started: a ``OneShotProcess`` (isobar's own spawn and teardown), and the
+/// stage pid its readiness line names when it is an `isobar plug`.
+final class Child: Sendable {
+    let process: OneShotProcess
+    /// The pid in its first readiness line (`ready: started CMD (pid N)`, a plug's stage).
+    private let stagePID = Mutex<pid_t?>(nil)
+    private let ready = Latch()
+
+    init(process: OneShotProcess) { self.process = process }
+
+    var processIdentifier: pid_t { process.pid }
+
+    /// Notes a stderr line: the first readiness line naming a pid raises `ready`.
+    fileprivate func heard(_ line: String) {
+        guard line.contains(Readiness.prefix), let range = line.range(of: "(pid "),
+              let pid = pid_t(line[range.upperBound...].prefix { $0.isNumber }) else { return }
+        if stagePID.withLock({ old in defer { old = old ?? pid }; return old == nil }) { ready.raise() }
+    }
+
+    /// The pid its readiness line names (a plug's stage), waiting for that line at most `timeout`
+    /// (a guard against a plug that never starts its stage); nil then.
+    func awaitStagePID(timeout: Duration = .seconds(10)) async -> pid_t? {
+        _ = await ready.sleep(for: timeout)
+        return stagePID.withLock { $0 }
+    }
+}
 
 /// The processes a benchmark started, so they are stopped however it ends: normally
-/// (`stopAll`), on SIGINT/SIGTERM (the handler kills them), or on a thrown error.
+/// (`stop`, each with the teardown sequence `isobar up` uses), on SIGINT/SIGTERM (the handler
+/// sends SIGTERM to them), or on a thrown error.
 ///
 /// The pid table is a fixed C array so the signal handler only reads plain memory and calls
 /// `kill`, both async-signal-safe.
@@ -15,7 +46,8 @@ enum Children {
         table.initialize(repeating: 0, count: capacity)
         return table
     }()
-    private static let lock = NSLock()
+    /// Held while the table is written (the handler only reads it).
+    private static let table = Mutex(())
 
     /// Installs the signal handlers once, at start.
     static func installSignalHandlers() {
@@ -29,54 +61,70 @@ enum Children {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Starts `executable` with `arguments` and `environment` additions; stdout/stderr go to
-    /// `log` (a file path) unless given explicitly.
+    /// Starts `executable` with `arguments` and `environment` additions. With `log` (a file
+    /// path), what it writes on stdout and stderr goes there; `stdout` sends its stdout to a file
+    /// instead (never through this process); `onLine` hears every line not sent to a file.
+    /// A stop gives it 3 s after SIGTERM before SIGKILL (for it and its descendants' groups).
     static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                      log: String? = nil, stdin: Any? = nil, stdout: Any? = nil) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        if let log {
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            let handle = FileHandle(forWritingAtPath: log)
-            process.standardError = handle
-            process.standardOutput = stdout ?? handle
-        } else if let stdout {
-            process.standardOutput = stdout
+                      log: String? = nil, stdin: OneShotProcess.Input = .none, stdout: OneShotProcess.Output = .lines,
+                      maxLineLength: Int = 64 << 20,
+                      onLine: @escaping @Sendable (SupervisedProcess.Stream, LineEvent) -> Void = { _, _ in }) async throws -> Child {
+        let logFile = log.map { path -> FileHandle? in
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            return FileHandle(forWritingAtPath: path)
+        } ?? nil
+        let child = Mutex<Child?>(nil)
+        let process = try await OneShotProcess.start(
+            name: (executable as NSString).lastPathComponent, command: executable, arguments: arguments, environment: environment,
+            input: stdin, output: stdout, teardown: .init(terminateGrace: .seconds(3)), maxLineLength: maxLineLength
+        ) { stream, event in
+            onLine(stream, event)
+            guard case .line(let line) = event else { return }
+            if let logFile { logFile.write(Data(line) + Data([0x0A])) }
+            if stream == .standardError { child.withLock { $0 }?.heard(String(decoding: line, as: UTF8.self)) }
+            Changes.shared.pulse()
         }
-        if let stdin { process.standardInput = stdin }
-        try process.run()
-        register(process.processIdentifier)
-        return process
+        let started = Child(process: process)
+        child.withLock { $0 = started }
+        register(process.pid)
+        return started
     }
 
-    static func register(_ pid: pid_t) {
-        lock.lock(); defer { lock.unlock() }
-        for i in 0..<capacity where pids[i] == 0 {
-            pids[i] = pid
-            return
+    /// `start` for a caller that is not async (every benchmark so far).
+    static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                      log: String? = nil, stdin: OneShotProcess.Input = .none, stdout: OneShotProcess.Output = .lines,
+                      onLine: @escaping @Sendable (SupervisedProcess.Stream, LineEvent) -> Void = { _, _ in }) throws -> Child {
+        try Blocking.run { try await start(executable, arguments, environment: environment, log: log, stdin: stdin, stdout: stdout, onLine: onLine) }
+    }
+
+    private static func register(_ pid: pid_t) {
+        table.withLock { _ in
+            for i in 0..<capacity where pids[i] == 0 {
+                pids[i] = pid
+                return
+            }
         }
     }
 
-    /// Stops one process: SIGTERM, then SIGKILL after `grace` seconds.
-    static func stop(_ process: Process, grace: Double = 3) {
-        let pid = process.processIdentifier
-        if process.isRunning {
-            kill(pid, SIGTERM)
-            let deadline = Date().addingTimeInterval(grace)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(pid, SIGKILL) }
-            process.waitUntilExit()
+    /// Stops one process with the teardown sequence (SIGTERM to its group, SIGKILL after 3 s).
+    static func stop(_ child: Child) async {
+        await child.process.stop()
+        table.withLock { _ in
+            for i in 0..<capacity where pids[i] == child.process.pid { pids[i] = 0 }
         }
-        lock.lock(); defer { lock.unlock() }
-        for i in 0..<capacity where pids[i] == pid { pids[i] = 0 }
     }
 
-    /// Stops `processes` in reverse order of starting.
-    static func stop(_ processes: [Process]) {
-        for process in processes.reversed() { stop(process) }
+    /// Stops `children` in reverse order of starting.
+    static func stop(_ children: [Child]) async {
+        for child in children.reversed() { await stop(child) }
+    }
+
+    /// `stop` for a caller that is not async (every benchmark so far).
+    static func stop(_ children: [Child]) {
+        Blocking.run { await stop(children) }
+    }
+
+    static func stop(_ child: Child) {
+        Blocking.run { await stop(child) }
     }
 }

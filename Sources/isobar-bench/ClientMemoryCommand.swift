@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import IsobarCore
+import IsobarHost
+import Synchronization
 
 /// `client-memory`: what an idle client costs the filter in memory. `isobar filter` (a pipe, no
 /// bus) gets a generated snapshot, then `clients` gateway clients' viewports (random regions of
@@ -20,38 +22,39 @@ struct ClientMemoryCommand: ParsableCommand {
         let snapshot = StationGenerator.snapshotLines(generated).lines
         var perClient: [Double] = [], annotations: [Double] = [], before: [Double] = [], after: [Double] = []
         for run in 0..<common.runs {
-            let input = Pipe(), output = Pipe()
-            // A lease timeout longer than the run: the clients stay without a gateway leasing them.
-            let process = try Children.start(Paths.isobar(common.isobar), ["filter", "--lease-timeout", "3600"], stdin: input, stdout: output)
             let counter = AnswerCounter()
-            let reader = Thread { counter.read(output.fileHandleForReading) }
-            reader.start()
-            var bytes = Data()
+            // A lease timeout longer than the run: the clients stay without a gateway leasing them.
+            let process = try Children.start(Paths.isobar(common.isobar), ["filter", "--lease-timeout", "3600"], stdin: .pipe) { stream, event in
+                if stream == .standardOutput, case .line(let line) = event { counter.receive(line) }
+            }
+            guard let input = process.process.stdin else { throw ValidationError("client-memory: no stdin") }
+            var bytes: [UInt8] = []
             for line in snapshot { bytes.append(contentsOf: line); bytes.append(0x0A) }
-            try input.fileHandleForWriting.write(contentsOf: bytes)
-            // The snapshot is in once a probe viewport is answered.
-            try input.fileHandleForWriting.write(contentsOf: Data((Self.viewport("probe", 0, 0, 1, seed: 0) + "\n").utf8))
+            try bytes.withUnsafeBytes { try input.writeAll($0) }
+            // The snapshot is in once a probe viewport is answered: the filter has nothing else
+            // to do then, so RSS is read at once (no settling sleep).
+            try Array((Self.viewport("probe", 0, 0, 1, seed: 0) + "\n").utf8).withUnsafeBytes { try input.writeAll($0) }
             try counter.wait(for: 1)
-            Thread.sleep(forTimeInterval: 0.5)
             let pid = process.processIdentifier
             let rssBefore = Double(ProcStatus.bytes("VmRSS", pid: pid) ?? 0)
             var rng = SplitMix64(seed: common.seed &+ UInt64(run))
-            var batch = Data()
+            var batch: [UInt8] = []
             for n in 0..<clients {
                 let latitude = rng.uniform(-50...60), longitude = rng.uniform(-170...170), span = rng.uniform(0.5...2)
                 batch.append(contentsOf: (Self.viewport("idle-\(n)", latitude, longitude, span, seed: n) + "\n").utf8)
-                if batch.count >= 1 << 20 { try input.fileHandleForWriting.write(contentsOf: batch); batch.removeAll(keepingCapacity: true) }
+                if batch.count >= 1 << 20 { try batch.withUnsafeBytes { try input.writeAll($0) }; batch.removeAll(keepingCapacity: true) }
             }
-            try input.fileHandleForWriting.write(contentsOf: batch)
+            try batch.withUnsafeBytes { try input.writeAll($0) }
+            // Every client answered: the filter is idle again.
             try counter.wait(for: 1 + clients)
-            Thread.sleep(forTimeInterval: 0.5)
             let rssAfter = Double(ProcStatus.bytes("VmRSS", pid: pid) ?? 0)
             before.append(rssBefore)
             after.append(rssAfter)
             perClient.append((rssAfter - rssBefore) / Double(clients))
             annotations.append(Double(counter.upserts) / Double(clients))
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            // End of input: it exits on its own.
+            input.close()
+            _ = try Blocking.run { await process.process.waitForExit() }
             Children.stop(process)
         }
         var table = Table("client-memory: isobar filter with \(Format.int(stations)) stations, \(Format.int(clients)) idle gateway clients, \(common.runs) runs",
@@ -72,44 +75,47 @@ struct ClientMemoryCommand: ParsableCommand {
     }
 }
 
-/// Counts the filter's `visible` answers and their upserts as they stream out.
-final class AnswerCounter: @unchecked Sendable {
-    // @unchecked: the counts are only touched under `lock`.
-    private let lock = NSCondition()
-    private var answers = 0
-    private var upsertCount = 0
-
-    var upserts: Int { lock.withLock { upsertCount } }
-
-    func read(_ handle: FileHandle) {
-        var splitter = LineSplitter(maxLineLength: 64 << 20)
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            var found = 0, items = 0
-            chunk.withUnsafeBytes { raw in
-                splitter.append(raw) { event in
-                    guard case .line(let line) = event, let object = try? JSONObject(parsing: line),
-                          (try? object.requireString("type")) == "visible", let upsert = object.field("upsert") else { return }
-                    found += 1
-                    items += object.arrayElements(upsert).count
-                }
-            }
-            lock.withLock {
-                answers += found
-                upsertCount += items
-                lock.broadcast()
-            }
-        }
+/// Counts the filter's `visible` answers and their upserts as they stream out (each stdout line
+/// of the filter, from its `OneShotProcess`'s copy), and wakes the one waiting for a count.
+final class AnswerCounter: Sendable {
+    private struct State {
+        var answers = 0
+        var upserts = 0
+        /// The count being waited for, and the latch raised when it is reached.
+        var target: (count: Int, reached: Latch)?
     }
 
-    /// Waits until `count` answers came (at most two minutes).
+    private let state = Mutex(State())
+
+    var upserts: Int { state.withLock { $0.upserts } }
+
+    func receive(_ line: UnsafeRawBufferPointer) {
+        guard let object = try? JSONObject(parsing: line), (try? object.requireString("type")) == "visible",
+              let upsert = object.field("upsert") else { return }
+        let items = object.arrayElements(upsert).count
+        let reached: Latch? = state.withLock { state in
+            state.answers += 1
+            state.upserts += items
+            guard let target = state.target, state.answers >= target.count else { return nil }
+            state.target = nil
+            return target.reached
+        }
+        reached?.raise()
+    }
+
+    /// Waits until `count` answers came; the two-minute deadline only guards against a hang.
     func wait(for count: Int) throws {
-        let deadline = Date().addingTimeInterval(120)
-        lock.lock()
-        defer { lock.unlock() }
-        while answers < count {
-            guard lock.wait(until: deadline) else { throw ValidationError("client-memory: \(answers) of \(count) answers in 2 minutes") }
+        let reached = Latch()
+        let already = state.withLock { state in
+            if state.answers >= count { return true }
+            state.target = (count, reached)
+            return false
+        }
+        guard !already else { return }
+        let late = try Blocking.run { await reached.sleep(for: .seconds(120)) }
+        if late {
+            let answers = state.withLock { $0.answers }
+            throw ValidationError("client-memory: \(answers) of \(count) answers in 2 minutes")
         }
     }
 }

@@ -75,6 +75,7 @@ final class ClientTable: @unchecked Sendable {
         if topic == "tally" {
             let resend = (try? JSONObject(storage: payload)).flatMap { try? Tally(from: $0) }?.resend ?? false
             lock.lock(); tallies += 1; if resend { resends += 1 }; lock.unlock()
+            Changes.shared.pulse()
             return
         }
         guard topic.hasPrefix("annotations/") else { return }
@@ -87,5 +88,6 @@ final class ClientTable: @unchecked Sendable {
         if outcome == nil { badMessages += 1 }
         lock.unlock()
         if let (version, count) = applied { onApplied?(name, version, count, Clock.now()) }
+        Changes.shared.pulse()
     }
 }

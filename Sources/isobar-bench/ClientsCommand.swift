@@ -80,12 +80,16 @@ struct ClientsCommand: ParsableCommand {
         var idleNotes: [String] = []
         if let fleet {
             let took = try fleet.connect(pipeline)
+            let talliesAtStart = pipeline.clients.tallies
             fleet.startLeasing(pipeline)
-            Thread.sleep(forTimeInterval: 2)  // the first tallies; nothing else in flight
+            // The first lease's tally from every shard; nothing else in flight then.
+            guard pipeline.waitFor(seconds: 30, { pipeline.clients.tallies >= talliesAtStart + filters }) else {
+                throw pipeline.failure("idle clients: no tally for the first lease in 30 s")
+            }
             let before = pipeline.roles.map { ProcStatus.cpuSeconds(pid: $0.pid) ?? 0 }
             let talliesBefore = pipeline.clients.tallies
             let start = Clock.now()
-            Thread.sleep(forTimeInterval: idleSeconds)
+            Thread.sleep(forTimeInterval: idleSeconds)  // the idle window being measured, not a timer
             let seconds = Clock.now() - start
             let used = zip(pipeline.roles, before).map { (ProcStatus.cpuSeconds(pid: $0.0.pid) ?? 0) - $0.1 }
             let pipelineCPU = zip(pipeline.roles, used).filter { !$0.0.name.hasPrefix("clients") }.map(\.1).reduce(0, +)

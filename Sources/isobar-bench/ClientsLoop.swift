@@ -19,7 +19,7 @@ final class ClientsLoop: @unchecked Sendable {
     let plans: [[Step]]
     private let index: [String: Int]
     private let lock = NSLock()
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = Mailbox<Bool>()
     private var next: [Int]
     private var stop: [Int]
     private var sentAt: [Double]
@@ -59,7 +59,7 @@ final class ClientsLoop: @unchecked Sendable {
     }
 
     func wait(timeout: Double) -> Bool {
-        finished.wait(timeout: .now() + timeout) == .success
+        finished.take(timeout: timeout) != nil
     }
 
     /// Forgets the latencies recorded so far (after an untimed warm-up round).
@@ -109,7 +109,7 @@ final class ClientsLoop: @unchecked Sendable {
             outbox.append(i)
         } else {
             running -= 1
-            if running == 0 { finished.signal() }
+            if running == 0 { finished.put(true) }
         }
         lock.unlock()
         if more && !burst { flush() }

@@ -179,7 +179,9 @@ struct FindCommand: ParsableCommand {
             SearchRequest(client: Self.client, query: query, limit: limit).write(to: &writer)
             return Array(writer.bytes.dropLast())
         }
-        // Handshake: ask until an answer comes back (the subscription is then in place), then drain.
+        // Handshake: ask until an answer comes back (the subscription is then in place; each ask
+        // waits 0.2 s for its answer, as ZeroMQ's slow joiner may drop it), then drain the answers
+        // to the earlier asks: the drain ends after 0.3 s with none (a quiet window, not a timer).
         let deadline = Date().addingTimeInterval(20)
         repeat {
             guard Date() < deadline else { throw pipeline.failure("find: no place answer in 20 s") }
@@ -254,27 +256,21 @@ struct FindCommand: ParsableCommand {
 }
 
 /// Hands the arrival time of each answer (topic and time) from the receive thread to the waiting one.
-final class Answers: @unchecked Sendable {
-    // @unchecked: `queue` only under `lock`.
-    private let lock = NSLock()
-    private let semaphore = DispatchSemaphore(value: 0)
-    private var queue: [(topic: String, time: Double)] = []
+final class Answers: Sendable {
+    private let arrived = Mailbox<(topic: String, time: Double)>()
 
     func received(topic: String) {
-        let time = Clock.now()
-        lock.lock(); queue.append((topic, time)); lock.unlock()
-        semaphore.signal()
+        arrived.put((topic, Clock.now()))
     }
 
-    /// The next answer's arrival time (skipping answers on other topics when `topic` is given), or nil after `timeout` seconds.
+    /// The next answer's arrival time (skipping answers on other topics when `topic` is given), or
+    /// nil after `timeout` seconds (a deadline that only guards against an answer that never comes).
     func wait(timeout: Double, topic: String? = nil) -> Double? {
-        let deadline = DispatchTime.now() + timeout
-        while semaphore.wait(timeout: deadline) == .success {
-            lock.lock()
-            let next = queue.removeFirst()
-            lock.unlock()
+        let deadline = Clock.now() + timeout
+        while true {
+            let left = deadline - Clock.now()
+            guard left > 0, let next = arrived.take(timeout: left) else { return nil }
             if topic == nil || next.topic == topic { return next.time }
         }
-        return nil
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IsobarHost
 
 /// `memory`: peak resident memory (VmHWM) of `isobar filter` holding a generated snapshot: it is
 /// fed the whole file on stdin, then one viewport; once its answer is out, /proc/PID/status is read.
@@ -13,6 +14,7 @@ struct MemoryCommand: ParsableCommand {
     @Option(help: "Stations to generate when the file is missing.")
     var count = 1_000_000
 
+    static let marker = #""client":"mem""#
     static let viewport = #"{"type":"viewport","client":"mem","center":{"latitude":45,"longitude":-100},"span":{"latitudeDelta":50,"longitudeDelta":70}}"#
 
     func run() throws {
@@ -24,35 +26,31 @@ struct MemoryCommand: ParsableCommand {
         let lines = data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
         var peaks: [Double] = [], resident: [Double] = [], seconds: [Double] = []
         for _ in 0..<common.runs {
-            let input = Pipe(), output = Pipe()
             let start = Clock.now()
-            let process = try Children.start(Paths.isobar(common.isobar), ["filter"], stdin: input, stdout: output)
-            let answered = DispatchSemaphore(value: 0)
-            let reader = Thread {
-                var pending = Data()
-                let marker = Data(#""client":"mem""#.utf8)
-                while true {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    pending.append(chunk)
-                    if pending.range(of: marker) != nil && pending.last == 0x0A { answered.signal(); pending.removeAll() }
-                    if pending.count > 1 << 20 { pending = pending.suffix(64) }
+            // Answered once a line for the client "mem" comes out (the filter's answer).
+            let answered = Latch()
+            let child = try Children.start(Paths.isobar(common.isobar), ["filter"], stdin: .pipe) { stream, event in
+                if stream == .standardOutput, case .line(let line) = event,
+                   String(decoding: line, as: UTF8.self).contains(Self.marker) {
+                    answered.raise()
                 }
             }
-            reader.start()
-            try input.fileHandleForWriting.write(contentsOf: data)
-            try input.fileHandleForWriting.write(contentsOf: Data((Self.viewport + "\n").utf8))
-            guard answered.wait(timeout: .now() + 300) == .success else {
-                Children.stop(process)
+            guard let stdin = child.process.stdin else { throw ValidationError("memory: no stdin") }
+            try data.withUnsafeBytes { try stdin.writeAll($0) }
+            try Array((Self.viewport + "\n").utf8).withUnsafeBytes { try stdin.writeAll($0) }
+            // The deadline only guards against a filter that never answers.
+            guard try !Blocking.run({ await answered.sleep(for: .seconds(300)) }) else {
+                Children.stop(child)
                 throw ValidationError("memory: the filter did not answer the viewport")
             }
             seconds.append(Clock.now() - start)
-            let pid = process.processIdentifier
+            let pid = child.processIdentifier
             peaks.append(Double(ProcStatus.bytes("VmHWM", pid: pid) ?? 0))
             resident.append(Double(ProcStatus.bytes("VmRSS", pid: pid) ?? 0))
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            Children.stop(process)
+            // End of input: it exits on its own.
+            stdin.close()
+            _ = try Blocking.run { await child.process.waitForExit() }
+            Children.stop(child)
         }
         let peak = Summary(peaks)
         var table = Table("memory: isobar filter holding \(Format.int(lines - 1)) stations, \(common.runs) runs",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IsobarCore
+import IsobarHost
 
 /// `pipe-filter`: `isobar filter --viewport ... --limit N` over a generated snapshot file, against
 /// `jq -c 'select(...)'` doing the same bounding-box selection on the same file. Both read the
@@ -84,18 +85,16 @@ struct PipeFilterCommand: ParsableCommand {
         throw ValidationError("\(name) not found on PATH")
     }
 
-    /// Runs one program with `input` as stdin and `output` as stdout; returns wall seconds.
+    /// Runs one program with `input` as stdin and `output` as stdout (files, never through this
+    /// process); returns wall seconds.
     static func time(_ executable: String, _ arguments: [String], input: String, output: String) throws -> Double {
-        guard let stdin = FileHandle(forReadingAtPath: input) else { throw ValidationError("cannot read \(input)") }
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        guard let stdout = FileHandle(forWritingAtPath: output) else { throw ValidationError("cannot write \(output)") }
-        defer { try? stdin.close(); try? stdout.close() }
+        guard FileManager.default.isReadableFile(atPath: input) else { throw ValidationError("cannot read \(input)") }
         let start = Date()
-        let process = try Children.start(executable, arguments, stdin: stdin, stdout: stdout)
-        process.waitUntilExit()
+        let process = try Children.start(executable, arguments, stdin: .file(input), stdout: .file(output))
+        let exit = try Blocking.run { await process.process.waitForExit() }
         let seconds = Date().timeIntervalSince(start)
         Children.stop(process)
-        guard process.terminationStatus == 0 else { throw ValidationError("\(executable) exited with \(process.terminationStatus)") }
+        guard exit == .exited(code: 0) else { throw ValidationError("\(executable) \(exit.map { "\($0)" } ?? "did not end")") }
         return seconds
     }
 

@@ -9,7 +9,7 @@ import IsobarHost
 /// one `BusClient` in this process that plays every map client (subscribed to `annotations/`, and
 /// to `tally` for the benchmarks whose clients are leased like a gateway's).
 final class Pipeline {
-    let processes: [Process]
+    let processes: [Child]
     let client: BusClient
     let clients = ClientTable()
     let scratch: String
@@ -43,10 +43,10 @@ final class Pipeline {
             shard.owns(client: Self.probe) ? Self.probe
                 : (0...).lazy.map { "bench-probe-\($0)" }.first { shard.owns(client: $0) } ?? Self.probe
         }
-        var started: [Process] = []
+        var started: [Child] = []
         do {
             started.append(try Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log"))
-            var filterHosts: [Process] = []
+            var filterHosts: [Child] = []
             for shard in shards {
                 let sharding = shard.isWhole ? [] : ["--shard", shard.description]
                 let hostName = shard.isWhole ? "filter" : "filter-\(shard.index)"
@@ -64,8 +64,15 @@ final class Pipeline {
             if let formatHost { started.append(formatHost) }
             var roles: [(name: String, pid: Int32)] = [("broker", started[0].processIdentifier)]
             if plugs {
-                let pids = filterHosts.map { ProcStatus.waitForChild(of: $0.processIdentifier) }
-                let formatPID = formatHost.map { ProcStatus.waitForChild(of: $0.processIdentifier) }
+                // Each plug names its stage's pid in its readiness line.
+                let hosts = filterHosts + (formatHost.map { [$0] } ?? [])
+                let stages = try Blocking.run { () async -> [pid_t?] in
+                    var pids: [pid_t?] = []
+                    for host in hosts { pids.append(await host.awaitStagePID()) }
+                    return pids
+                }
+                let pids = Array(stages.prefix(filterHosts.count))
+                let formatPID = formatHost.map { _ in stages[filterHosts.count] }
                 guard pids.allSatisfy({ $0 != nil }), formatPID != .some(nil) else {
                     throw ValidationError("a plug started no stage; logs in \(scratch)")
                 }
@@ -131,19 +138,24 @@ final class Pipeline {
         while probes.contains(where: { clients.messages($0) == 0 }) {
             guard Date() < deadline else { throw failure("pipeline handshake: no answer in \(Int(timeout)) s") }
             for probe in probes where clients.messages(probe) == 0 { client.publish(Self.probeViewport(probe)) }
+            // Resent every 0.1 s until answered (ZeroMQ's slow joiner: the first may be lost).
             waitFor(seconds: 0.1) { self.probes.allSatisfy { self.clients.messages($0) > 0 } }
         }
     }
 
-    /// Polls `condition` every millisecond for at most `seconds`; returns whether it became true.
+    /// Waits at most `seconds` for `condition`, checking it again on each change the benchmark
+    /// sees (``Changes``: a bus message applied, a line from a child) rather than on a timer;
+    /// returns whether it became true. The deadline only guards against a hang.
     @discardableResult
     func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() >= deadline { return false }
-            usleep(1000)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        while true {
+            let generation = Changes.shared.generation
+            if condition() { return true }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            Blocking.run { await Changes.shared.next(after: generation, timeout: left) }
         }
-        return true
     }
 
     /// Publishes a snapshot (station lines, then the end marker) in windows of `window` lines; after

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import IsobarCore
+import IsobarHost
+import Synchronization
 
 /// `places`: geocoding over the default gazetteer (GeoNames cities500, 234,908 places). In process:
 /// `Gazetteer.reverse(_:radiusKm:)` for random points near places and uniform on the sphere, and
@@ -87,19 +89,29 @@ struct PlacesBenchCommand: ParsableCommand {
     /// Starts `isobar places`, has it answer one geocode and one reverse (so it has loaded), and
     /// reads its VmRSS and VmHWM.
     private func processMemory() throws -> (rss: Int, peak: Int) {
-        let input = Pipe(), output = Pipe()
+        // Loaded once both requests are answered (two stdout lines).
+        let lines = Mutex(0), answered = Latch()
         let process = try Children.start(Paths.isobar(common.isobar), ["places", "--places", places],
-                                         log: Paths.scratch("places") + "/places.log", stdin: input, stdout: output)
+                                         log: Paths.scratch("places") + "/places.log", stdin: .pipe) { stream, event in
+            guard stream == .standardOutput, case .line = event else { return }
+            if lines.withLock({ $0 += 1; return $0 }) == 2 { answered.raise() }
+        }
         defer { Children.stop(process) }
         let requests = #"{"type":"geocode","client":"b","query":"seoul"}"# + "\n"
             + #"{"type":"reverse","client":"b","latitude":42.432356,"longitude":25.637389}"# + "\n"
-        input.fileHandleForWriting.write(Data(requests.utf8))
-        var received = Data()
-        while received.filter({ $0 == 0x0A }).count < 2 {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw ValidationError("isobar places ended before answering") }
-            received.append(chunk)
+        guard let input = process.process.stdin else { throw ValidationError("isobar places: no stdin") }
+        try Array(requests.utf8).withUnsafeBytes { try input.writeAll($0) }
+        // Answered, or ended first; the deadline only guards against a hang.
+        let answeredInTime = try Blocking.run { () async -> Bool in
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await answered.wait(); return answered.isRaised }
+                group.addTask { _ = await process.process.waitForExit(timeout: .seconds(120)); return answered.isRaised }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
         }
+        guard answeredInTime else { throw ValidationError("isobar places ended (or hung) before answering") }
         let pid = process.processIdentifier
         return (ProcStatus.bytes("VmRSS", pid: pid) ?? 0, ProcStatus.bytes("VmHWM", pid: pid) ?? 0)
     }

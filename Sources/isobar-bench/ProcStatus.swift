@@ -12,27 +12,6 @@ enum ProcStatus {
         return nil
     }
 
-    /// Direct children of `pid` (all of its threads), from `/proc/PID/task/*/children`.
-    static func children(of pid: Int32) -> [Int32] {
-        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return [] }
-        var result: [Int32] = []
-        for task in tasks {
-            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8) else { continue }
-            result += text.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
-        return result
-    }
-
-    /// Waits (polling, at most `timeout` seconds) for `pid` to have a child, e.g. the stage a plug started.
-    static func waitForChild(of pid: Int32, timeout: Double = 10) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let child = children(of: pid).first { return child }
-            usleep(20_000)
-        }
-        return nil
-    }
-
     /// CPU time (user + system, all threads) `pid` has used, in seconds, from `/proc/PID/stat`.
     static func cpuSeconds(pid: Int32) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

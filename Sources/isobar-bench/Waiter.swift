@@ -1,32 +1,23 @@
-import Foundation
+import Synchronization
 
 /// Hands the time an awaited update was applied from the receive thread to the waiting one.
-final class Waiter: @unchecked Sendable {
-    // @unchecked: fields under `lock`.
-    private let lock = NSLock()
-    private let semaphore = DispatchSemaphore(value: 0)
-    private var client = ""
-    private var time = 0.0
-    private var count = 0
+final class Waiter: Sendable {
+    private let client = Mutex("")
+    private let applied = Mailbox<(time: Double, count: Int)>()
 
     func expect(_ client: String) {
-        lock.lock(); self.client = client; lock.unlock()
+        self.client.withLock { $0 = client }
     }
 
     /// Called on the receive thread.
     func applied(client: String, count: Int, time: Double) {
-        lock.lock()
-        guard client == self.client else { lock.unlock(); return }
-        self.time = time
-        self.count = count
-        lock.unlock()
-        semaphore.signal()
+        guard self.client.withLock({ $0 == client }) else { return }
+        applied.put((time, count))
     }
 
-    /// The apply time and annotation count, or nil after `timeout` seconds.
+    /// The apply time and annotation count, or nil after `timeout` seconds (a deadline that only
+    /// guards against an answer that never comes).
     func wait(timeout: Double) -> (time: Double, count: Int)? {
-        guard semaphore.wait(timeout: .now() + timeout) == .success else { return nil }
-        lock.lock(); defer { lock.unlock() }
-        return (time, count)
+        applied.take(timeout: timeout)
     }
 }

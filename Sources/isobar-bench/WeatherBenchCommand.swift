@@ -94,7 +94,8 @@ struct WeatherBenchCommand: ParsableCommand {
         for _ in 0..<60 {
             pipeline.client.publish(Self.request(client: "wx-probe", latitude: 0, longitude: 0))
             if waiter.wait(timeout: 1) != nil {
-                // Answers to the earlier probes may still come: let them arrive before measuring.
+                // Answers to the earlier probes may still come: let them arrive before measuring
+                // (the drain ends after 0.5 s with none: a quiet window, not a timer).
                 while waiter.wait(timeout: 0.5) != nil {}
                 return
             }

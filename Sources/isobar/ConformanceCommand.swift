@@ -5,7 +5,7 @@ import IsobarHost
 
 /// `isobar conformance STAGE -- CMD ARGS...`: the conformance kit's runner (conformance/README.md).
 /// The work is IsobarHost's `ConformanceRunner`; this parses the command line and sets the exit status.
-struct ConformanceCommand: ParsableCommand {
+struct ConformanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
         abstract: "Run any program as an Isobar stage on the conformance vectors and print each difference.",
@@ -38,14 +38,14 @@ struct ConformanceCommand: ParsableCommand {
         guard !command.isEmpty else { throw ValidationError("give the program after --: isobar conformance \(stage) -- CMD ARGS...") }
     }
 
-    func run() throws {
+    func run() async throws {
         let directory = URL(fileURLWithPath: vectors, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         let runner = ConformanceRunner(vectors: directory, stage: stage, command: command,
                                        selection: ConformanceSelection(only: only, includeDisputed: disputed))
         let summary: ConformanceRunner.Summary
         do {
             // One write per line, unbuffered: a reader of a pipe sees each FAIL as it is found.
-            summary = try runner.run { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+            summary = try await runner.run { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         } catch {
             FileHandle.standardError.write(Data("conformance: \(error)\n".utf8))
             throw ExitCode(2)

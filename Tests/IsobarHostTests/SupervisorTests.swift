@@ -83,7 +83,7 @@ import Testing
         #expect(first != nil && stubborn != nil)
         var grandchild: pid_t?
         #expect(await Self.eventually(5) {
-            grandchild = stubborn.flatMap { ChildProcess.descendants(of: $0).first }
+            grandchild = stubborn.flatMap { OneShotProcess.descendants(of: $0).first }
             return grandchild != nil
         })
         // Reverse order: while the stubborn one (started last) has its 0.5 s, `first` still runs.

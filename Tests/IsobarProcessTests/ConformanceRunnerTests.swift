@@ -38,12 +38,12 @@ import Testing
         #expect(result.termination == .exited(1))
     }
 
-    @Test func aProgramThatHangsIsKilledAndNamed() throws {
+    @Test func aProgramThatHangsIsKilledAndNamed() async throws {
         let runner = ConformanceRunner(vectors: ProcessHarness.packageRoot.appendingPathComponent("conformance"), stage: "filter",
                                        command: ["sh", "-c", "exec sleep 30", "sh"], selection: ConformanceSelection(only: [Self.edges]),
                                        timeout: .milliseconds(300))
         var printed: [String] = []
-        let summary = try runner.run { printed.append($0) }
+        let summary = try await runner.run { printed.append($0) }
         #expect(summary == ConformanceRunner.Summary(passed: 0, failed: 1, skipped: 0))
         #expect(printed.dropFirst() == ["  the program did not exit within 0.3 seconds of starting; killed", "conformance filter: 0 passed, 1 failed"])
     }

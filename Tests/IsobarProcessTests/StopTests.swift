@@ -73,17 +73,6 @@ import Testing
         #expect(Self.eventually(3) { Self.members(ofGroup: stage).isEmpty }, "left running: \(Self.members(ofGroup: stage))")
     }
 
-    /// `ChildProcess.killTree`, as `isobar up` uses it on a plug that overran its stop: every
-    /// descendant goes, including one in a session (and group) of its own.
-    @Test func killTreeLeavesNoDescendant() throws {
-        let child = try ChildProcess.spawn(command: "sh", arguments: ["-c", "sleep 1000 & setsid sleep 1000 & sh -c 'sleep 1000' & wait"])
-        #expect(Self.eventually(5) { ChildProcess.descendants(of: child.pid).count >= 4 })
-        let descendants = ChildProcess.descendants(of: child.pid)
-        child.killTree()
-        #expect(child.waitForExit(timeout: .seconds(5)) == .signaled(signal: SIGKILL))
-        #expect(Self.eventually(3) { descendants.allSatisfy { kill($0, 0) != 0 || Self.isZombie($0) } }, "alive: \(descendants.filter { kill($0, 0) == 0 })")
-    }
-
     static func isZombie(_ pid: pid_t) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return true }
         return stat[stat.index(after: close)...].split(separator: " ").first == "Z"

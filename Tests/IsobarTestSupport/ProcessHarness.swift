@@ -16,10 +16,10 @@ import IsobarHost
 ///   (`waitForStderr(containing:timeout:)`) and kept whole for failure messages (`stderrText`).
 /// - Every wait takes a timeout: a test fails instead of hanging.
 /// - `deinit` kills a child that is still running together with every descendant's process group
-///   (`ChildProcess.killTree`) and reaps it, so a failing test leaves no stray processes behind
+///   (`HarnessChild.killTree`) and reaps it, so a failing test leaves no stray processes behind
 ///   (an `isobar up` that a test never stopped takes its plugs and stages with it).
-/// - It is the product's own `ChildProcess` underneath (posix_spawnp, a process group of its own,
-///   default signal dispositions, a waiter thread): the tests start processes the way isobar does.
+/// - It is `HarnessChild` underneath (posix_spawnp, a process group of its own, default signal
+///   dispositions, a waiter thread), not the product's `OneShotProcess`: see `HarnessChild` for why.
 ///
 /// Example:
 /// ```swift
@@ -53,7 +53,7 @@ final class ProcessHarness: @unchecked Sendable {
     /// The child's pid.
     let pid: pid_t
     /// The running process (its pipes, its exit).
-    private let child: ChildProcess
+    private let child: HarnessChild
     /// The command line, for messages.
     let commandLine: String
 
@@ -120,7 +120,7 @@ final class ProcessHarness: @unchecked Sendable {
         commandLine = ([executable] + arguments).joined(separator: " ")
         let box = self.box
         do {
-            child = try ChildProcess.spawn(command: executable, arguments: arguments, environment: environment) { exit in
+            child = try HarnessChild.spawn(command: executable, arguments: arguments, environment: environment) { exit in
                 let ended: Termination = switch exit {
                 case .exited(let code): .exited(code)
                 case .signaled(let signal): .signaled(signal)

@@ -4,22 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-/// How a child process ended, decoded from `waitpid`'s status.
+/// How a child process ended (swift-subprocess's termination status, in isobar's words).
 public enum ChildProcessExit: Sendable, Equatable, CustomStringConvertible {
     /// It called `exit(code)` (or returned from main).
     case exited(code: Int32)
     /// A signal killed it (SIGKILL from the OOM killer or `kill -9`, SIGSEGV from a crash, ...).
     case signaled(signal: Int32)
-
-    /// Decodes a raw `waitpid` status (the WIFEXITED/WTERMSIG macros are not visible from Swift).
-    init(waitStatus status: Int32) {
-        let low = status & 0x7F
-        if low == 0 {
-            self = .exited(code: (status >> 8) & 0xFF)
-        } else {
-            self = .signaled(signal: low)
-        }
-    }
 
     /// The status a shell would report: the exit code, or 128 + the signal number.
     public var shellStatus: Int32 {

@@ -16,7 +16,8 @@ public final class ChildProcessPipe: Sendable {
     /// The descriptor, -1 once closed; only read or replaced under the lock.
     private let fd: Mutex<Int32>
 
-    init(fd: Int32) {
+    /// Takes ownership of `fd` (closed by `close()` or deinit).
+    public init(fd: Int32) {
         self.fd = Mutex(fd)
     }
 

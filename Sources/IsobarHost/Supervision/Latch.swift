@@ -3,7 +3,7 @@ import Synchronization
 /// A one-way switch that async code awaits (a stop was requested, a first start happened): raised once, it stays raised and
 /// every `wait`, past and future, returns. A waiting task that is cancelled returns too, so a
 /// latch can race a sleep or a child process in a task group.
-final class Latch: Sendable {
+public final class Latch: Sendable {
     private enum State {
         case lowered(waiters: [Int: CheckedContinuation<Void, Never>], next: Int)
         case raised
@@ -11,13 +11,15 @@ final class Latch: Sendable {
 
     private let state = Mutex(State.lowered(waiters: [:], next: 0))
 
+    public init() {}
+
     /// Whether `raise` has been called.
-    var isRaised: Bool {
+    public var isRaised: Bool {
         state.withLock { if case .raised = $0 { true } else { false } }
     }
 
     /// Raises the latch and wakes every waiter.
-    func raise() {
+    public func raise() {
         let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
             guard case .lowered(let waiters, _) = state else { return [] }
             state = .raised
@@ -27,7 +29,7 @@ final class Latch: Sendable {
     }
 
     /// Returns once the latch is raised, or the calling task is cancelled.
-    func wait() async {
+    public func wait() async {
         let id: Int? = state.withLock { state in
             guard case .lowered(let waiters, let next) = state else { return nil }
             state = .lowered(waiters: waiters, next: next + 1)
@@ -58,7 +60,7 @@ final class Latch: Sendable {
 
     /// Sleeps `duration` unless the latch is raised first. Returns false if it was (or the task was
     /// cancelled): the wait ended early.
-    func sleep(for duration: Duration) async -> Bool {
+    public func sleep(for duration: Duration) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask { (try? await Task.sleep(for: duration)) != nil }
             group.addTask { await self.wait(); return false }

@@ -182,98 +182,22 @@ public final class SupervisedProcess: Sendable {
         return 0
     }
 
-    /// Spawns the command once and returns its pid and how it ended.
+    /// Spawns the command once (``ProcessLaunch``) and returns its pid and how it ended.
     private func runOnce() async throws -> (pid_t, ChildProcessExit) {
-        var options = PlatformOptions()
-        options.processGroupID = 0
-        let executable: Executable = command.contains("/") ? .path(.init(command)) : .name(command)
-        let environment = Environment.inherit.updating(
-            Dictionary(uniqueKeysWithValues: self.environment.map { (Environment.Key(stringLiteral: $0.key), Optional($0.value)) }))
-        let stdin = pipesStdin ? try ChildProcess.makePipe(command) : nil
-        // Held from here, so a failed spawn closes it too.
-        let stdinWrite = stdin.map { ChildProcessPipe(fd: $0.write) }
-        let input: FileDescriptorInput = .fileDescriptor(.init(rawValue: stdin?.read ?? Self.devNull()), closeAfterSpawningProcess: true)
-        let result = try await Subprocess.run(
-            executable, arguments: Arguments(arguments), environment: environment,
-            platformOptions: options, input: input, output: .sequence, error: .sequence
-        ) { execution -> pid_t in
-            let pid = execution.processIdentifier.value
-            let running = Running(pid: pid, stdin: stdinWrite)
-            guard change({ $0.started(running, at: .now) }) else {
-                // A stop began while it was being spawned: it never counts as running.
-                Self.killTree(pid)
-                firstStartTried.raise()
-                return pid
-            }
-            onEvent(.started(pid: pid))
-            logger.info("started \(name) (pid \(pid))")
-            firstStartTried.raise()
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.copyLines(execution.standardOutput, .standardOutput) }
-                group.addTask { await self.copyLines(execution.standardError, .standardError) }
-                group.addTask {
-                    // Both copies end when the command exits (swift-subprocess cancels its pipes
-                    // then, even if a descendant holds them open), which cancels this teardown.
-                    await self.stopRequested.wait()
-                    guard !Task.isCancelled else { return }
-                    await self.tearDown(pid)
-                }
-                await group.next()
-                await group.next()
-                group.cancelAll()
-            }
-            if lifecycle.withLock({ $0.isShuttingDown }) {
-                // Whatever the command left running in its group goes with it.
-                _ = Glibc.kill(-pid, SIGKILL)
-            }
-            return pid
-        }
-        switch result.terminationStatus {
-        case .exited(let code): return (result.closureResult, .exited(code: code))
-        case .signaled(let signal): return (result.closureResult, .signaled(signal: signal))
+        let launch = ProcessLaunch(
+            name: name, command: command, arguments: arguments, environment: environment,
+            input: pipesStdin ? .pipe : .none, output: .lines, teardown: teardown, maxLineLength: maxLineLength,
+            logger: logger, copy: copy, flush: flush)
+        // The stdin's owner closes it on the change that began the stop (`onChange`).
+        return try await launch.run(stop: stopRequested) { [self] running in
+            defer { firstStartTried.raise() }
+            guard change({ $0.started(running, at: .now) }) else { return false }
+            onEvent(.started(pid: running.pid))
+            logger.info("started \(name) (pid \(running.pid))")
+            return true
         }
     }
 
-    /// The teardown sequence for `pid`; a step's budget ends early (the task is cancelled) when
-    /// the command exits.
-    private func tearDown(_ pid: pid_t) async {
-        if let grace = teardown.stdinCloseGrace {
-            // The stdin's owner closes it on the change that began the stop.
-            guard (try? await Task.sleep(for: grace)) != nil else { return }
-            logger.info("\(name) (pid \(pid)) still running \(grace) after its stdin was closed; sending SIGTERM")
-        }
-        _ = Glibc.kill(-pid, SIGTERM)
-        guard (try? await Task.sleep(for: teardown.terminateGrace)) != nil else { return }
-        logger.warning("\(name) (pid \(pid)) ignored SIGTERM for \(teardown.terminateGrace); sending SIGKILL to it and its descendants")
-        Self.killTree(pid)
-    }
-
-    /// SIGKILL for `pid`'s group and each group led by one of its descendants.
-    static func killTree(_ pid: pid_t) {
-        let descendants = ChildProcess.descendants(of: pid)
-        _ = Glibc.kill(-pid, SIGKILL)
-        _ = Glibc.kill(pid, SIGKILL)
-        for descendant in descendants { _ = Glibc.kill(-descendant, SIGKILL); _ = Glibc.kill(descendant, SIGKILL) }
-    }
-
-    /// A descriptor on /dev/null for a command that reads no input.
-    private static func devNull() -> Int32 {
-        open("/dev/null", O_RDONLY | O_CLOEXEC)
-    }
-
-    /// Copies `stream` to `copy`, one line at a time.
-    private func copyLines(_ stream: SubprocessOutputSequence, _ kind: Stream) async {
-        var splitter = LineSplitter(maxLineLength: maxLineLength)
-        do {
-            for try await buffer in stream {
-                buffer.withUnsafeBytes { raw in splitter.append(raw) { copy(kind, $0) } }
-                flush(kind)
-            }
-        } catch {
-            logger.error("reading the \(kind == .standardOutput ? "stdout" : "stderr") of \(name) failed: \(error)")
-        }
-        splitter.finish { copy(kind, $0) }
-        flush(kind)
-    }
+    /// SIGKILL for `pid`'s group and its descendants' groups.
+    static func killTree(_ pid: pid_t) { ProcessLaunch.killTree(pid) }
 }
-

@@ -4,9 +4,17 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import IsobarHost
 
-/// A command started with `posix_spawnp` (never through a shell), with its stdin, stdout and stderr
-/// connected to pipes held by this process.
+/// The test harness's spawner: a command started with `posix_spawnp` (never through a shell), with
+/// its stdin, stdout and stderr connected to pipes held by this process, waited for on a thread.
+///
+/// Why not `OneShotProcess`, the product's way: swift-subprocess schedules part of every run on the
+/// shared concurrency pool (an unstructured task), and the process tests are synchronous: each
+/// blocks a pool thread in its waits, two at once on a two-core machine block the whole pool,
+/// and a run's end is then never delivered (seen: ConformanceRunnerTests stalled 120 s). The
+/// harness needs a spawner that needs no pool thread; the product's processes all use
+/// `OneShotProcess`/`SupervisedProcess`.
 ///
 /// - The child starts with an empty signal mask and every signal at its default disposition, whatever
 ///   this process blocks or ignores (plug ignores SIGPIPE; a stage must still die of it if it wants).
@@ -17,18 +25,18 @@ import Foundation
 ///
 /// `@unchecked Sendable`: the pid and pipes never change after `spawn`; the exit status is guarded by
 /// `condition`.
-public final class ChildProcess: @unchecked Sendable {
+final class HarnessChild: @unchecked Sendable {
     /// The child's process id.
-    public let pid: pid_t
+    let pid: pid_t
     /// The command as given, and its arguments (without the command itself).
-    public let command: String
-    public let arguments: [String]
+    let command: String
+    let arguments: [String]
     /// Write end of the child's stdin.
-    public let stdin: ChildProcessPipe
+    let stdin: ChildProcessPipe
     /// Read end of the child's stdout.
-    public let stdout: ChildProcessPipe
+    let stdout: ChildProcessPipe
     /// Read end of the child's stderr.
-    public let stderr: ChildProcessPipe
+    let stderr: ChildProcessPipe
 
     private let condition = NSCondition()
     private var exitStatus: ChildProcessExit?
@@ -47,12 +55,12 @@ public final class ChildProcess: @unchecked Sendable {
     ///
     /// `environment`, when given, is added to (and overrides) this process's environment for the
     /// child (the test harness runs `isobar` with its own endpoints this way).
-    public static func spawn(
+    static func spawn(
         command: String,
         arguments: [String],
         environment: [String: String] = [:],
         onExit: @escaping @Sendable (ChildProcessExit) -> Void = { _ in }
-    ) throws(ChildProcessError) -> ChildProcess {
+    ) throws(HarnessSpawnError) -> HarnessChild {
         // Every pipe end is made close-on-exec so later children never inherit (and hold open) these
         // pipes; the child's ends are dup2'ed onto 0/1/2, which clears close-on-exec for it alone.
         // `spawnLock` keeps another thread's spawn out of the gap between pipe() and fcntl() (the
@@ -105,10 +113,10 @@ public final class ChildProcess: @unchecked Sendable {
             : posix_spawnp(&pid, command, &actions, &attributes, argv, envp)
         if rc != 0 {
             for fd in parentEnds { _ = close(fd) }
-            throw ChildProcessError(command: command, operation: "posix_spawnp", errno: rc)
+            throw HarnessSpawnError(command: command, operation: "posix_spawnp", errno: rc)
         }
 
-        let child = ChildProcess(
+        let child = HarnessChild(
             pid: pid, command: command, arguments: arguments,
             stdin: stdinPipe.write, stdout: stdoutPipe.read, stderr: stderrPipe.read)
         let waiter = Thread {
@@ -127,7 +135,7 @@ public final class ChildProcess: @unchecked Sendable {
         while true {
             let rc = waitpid(pid, &status, 0)
             if rc == pid {
-                exit = ChildProcessExit(waitStatus: status)
+                exit = (status & 0x7F) == 0 ? .exited(code: (status >> 8) & 0xFF) : .signaled(signal: status & 0x7F)
                 break
             }
             if rc < 0 && errno == EINTR { continue }
@@ -143,14 +151,14 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// How the child ended, or nil while it runs.
-    public var exit: ChildProcessExit? {
+    var exit: ChildProcessExit? {
         condition.lock()
         defer { condition.unlock() }
         return exitStatus
     }
 
     /// Waits up to `timeout` (nil: forever) for the child to end; returns its status, or nil on timeout.
-    public func waitForExit(timeout: Duration?) -> ChildProcessExit? {
+    func waitForExit(timeout: Duration?) -> ChildProcessExit? {
         condition.lock()
         defer { condition.unlock() }
         let deadline = timeout.map { Date().addingTimeInterval($0.timeInterval) }
@@ -166,7 +174,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Sends `signal` to the child (not to its process group), unless it has already been reaped, so the
     /// pid can never hit an unrelated process that reused it.
-    public func send(signal: Int32) {
+    func send(signal: Int32) {
         condition.lock()
         defer { condition.unlock() }
         if exitStatus == nil { _ = kill(pid, signal) }
@@ -176,7 +184,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// stage's own children (a shell pipeline, a worker) get it too. Unlike `send`, this also
     /// reaches what is left of the group after the child itself has been reaped; Linux does not
     /// give a pid to a new process while a group of that id still has members.
-    public func sendToGroup(signal: Int32) {
+    func sendToGroup(signal: Int32) {
         _ = kill(-pid, signal)
     }
 
@@ -184,45 +192,37 @@ public final class ChildProcess: @unchecked Sendable {
     /// descendants (found through `/proc/PID/task/*/children`): a supervisor that must kill a plug
     /// at once kills the plug's stage (which plug put in a group of its own) with it, instead of
     /// leaving it orphaned and still running.
-    public func killTree() {
+    func killTree() {
         // The descendants are listed first (once the child is gone they are re-parented and out
         // of its /proc lists); the child's own group is killed next, so the child ends by the
         // signal rather than on its own when its children die; then the others' groups.
-        let descendants = Self.descendants(of: pid)
+        let descendants = OneShotProcess.descendants(of: pid)
         condition.lock()
         if exitStatus == nil { _ = kill(-pid, SIGKILL); _ = kill(pid, SIGKILL) }
         condition.unlock()
         for descendant in descendants { _ = kill(-descendant, SIGKILL); _ = kill(descendant, SIGKILL) }
     }
 
-    /// Every descendant of `pid` now living (children first), from `/proc`.
-    public static func descendants(of pid: pid_t) -> [pid_t] {
-        var found: [pid_t] = []
-        var queue = [pid]
-        while let next = queue.popLast() {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(next)/task")) ?? []
-            for task in tasks {
-                guard let text = try? String(contentsOfFile: "/proc/\(next)/task/\(task)/children", encoding: .utf8) else { continue }
-                for word in text.split(separator: " ") {
-                    if let child = pid_t(word.trimmingCharacters(in: .whitespacesAndNewlines)), !found.contains(child) {
-                        found.append(child)
-                        queue.append(child)
-                    }
-                }
-            }
-        }
-        return found
-    }
-
     /// Held while pipes are made and the child is spawned (see `spawn`).
     private static let spawnLock = NSLock()
 
     /// A pipe, both ends close-on-exec (the supervised command's stdin is made this way too).
-    static func makePipe(_ command: String) throws(ChildProcessError) -> (read: Int32, write: Int32) {
+    static func makePipe(_ command: String) throws(HarnessSpawnError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
-        if pipe(&fds) != 0 { throw ChildProcessError(command: command, operation: "pipe", errno: errno) }
+        if pipe(&fds) != 0 { throw HarnessSpawnError(command: command, operation: "pipe", errno: errno) }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         return (fds[0], fds[1])
+    }
+}
+
+/// Starting a harness child failed.
+struct HarnessSpawnError: Error, CustomStringConvertible {
+    let command: String
+    let operation: String
+    let errno: Int32
+
+    var description: String {
+        "cannot start '\(command)': \(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }
