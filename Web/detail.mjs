@@ -4,7 +4,7 @@
 import { escapeHTML } from "./i18n.mjs";
 import { iconSVG, iconName } from "./icons.mjs";
 import { detailMessage } from "./client.mjs";
-import { displayZone, hourlyChartSVG, dailyRowsHTML } from "./forecast.mjs";
+import { displayZone, hourlyChartSVG, dailyRowsHTML, forecastNoteHTML } from "./forecast.mjs";
 
 export function createDetail(ctx) {
   const panel = document.getElementById("detail");
@@ -87,7 +87,7 @@ export function createDetail(ctx) {
       (m.stale ? `<div class="stale-note">${escapeHTML(t("stale"))}</div>` : "") +
       lines +
       (hourly || daily ? `<div class="zone-note" data-zone="${escapeHTML(zone)}" data-whose="${whose}">${escapeHTML(t("timesIn", zone, whose))}</div>` + hourly + daily
-        : `<div class="no-forecast">${escapeHTML(t("noForecast"))}</div>`);
+        : forecastNoteHTML(m.forecast, t));
     content.dataset.id = m.id;
     content.dataset.locale = m.locale || "";
   }

@@ -129,3 +129,18 @@ export function dailyRowsHTML(points, zone, locale, t) {
       `<span class="high" title="${escapeHTML(t("high"))}">${v.high !== null ? `${v.high}°` : "–"}</span></li>`;
   }).join("");
 }
+
+/// What the detail says where the forecast would be when it has no points: "loading the
+/// forecast…" while the forecast stage is asked (`"forecast":{"state":"pending"}`, PROTOCOL.md
+/// "Forecast on demand"), "no forecast: REASON" when it failed, otherwise that the feed has none.
+/// `state` rides on the element (`data-state`) so tests and styles can read it.
+export function forecastNoteHTML(forecast, t) {
+  const state = forecast && typeof forecast.state === "string" ? forecast.state : "none";
+  if (state === "pending") {
+    return `<div class="no-forecast forecast-pending" role="status" data-state="pending">${escapeHTML(t("forecastPending"))}</div>`;
+  }
+  if (state === "failed") {
+    return `<div class="no-forecast forecast-failed" role="status" data-state="failed">${escapeHTML(t("forecastFailed", String(forecast.reason || "")))}</div>`;
+  }
+  return `<div class="no-forecast" data-state="${escapeHTML(state)}">${escapeHTML(t("noForecast"))}</div>`;
+}

@@ -12,6 +12,8 @@
 #   - `isobar attach --client ci` and `--client ci-2` (one per filter shard of the StatefulSet's two) in
 #     containers on the network, with the allowlisted CURVE key, each hold exactly the same 85; one with a key that is not on the allowlist receives nothing, and the broker
 #     logs the refusal;
+#   - a WebSocket client's detail of K6V4 comes back with its forecast (forecast.yaml, the filters' --forecasts:
+#     outlook -> forecast stage -> the sample feed's Open-Meteo fixture);
 #   - persist's claim holds the SQLite file.
 # Always removes every pod, secret, volume, the network and the image it made (trap).
 #
@@ -276,6 +278,41 @@ try:
     asyncio.run(check.check_client(address, expected, out_path))
 except Exception as error:
     check.fail(f"WebSocket ws://{address}/ws: {type(error).__name__}: {error}")
+PY
+# The forecast stage (forecast.yaml) and the filters' --forecasts: a WebSocket client opens the detail of
+# K6V4 (in the initial region); the report must come back with "forecast":{"state":"ok"} and the daily
+# points of the sample feed's Open-Meteo fixture, asked for through outlook -> forecast -> filter.
+$py - "$gateway_ip:8080" <<'PY' 2>&1 | sed 's/^/kube-test: /' >&2 \
+  || { log "FAIL: no forecast in the detail of K6V4 (forecast stage, filter --forecasts)"; exit 1; }
+import asyncio, json, sys, time
+import websockets
+VIEWPORT = {"type": "viewport", "center": {"latitude": 40.924, "longitude": -108.0955},
+            "span": {"latitudeDelta": 25, "longitudeDelta": 20}, "day": "today", "field": "temperature"}
+async def main(address):
+    deadline = time.monotonic() + 90
+    async with websockets.connect(f"ws://{address}/ws", open_timeout=10, max_size=None) as ws:
+        await ws.send(json.dumps(VIEWPORT))
+        states, asked = [], 0
+        while time.monotonic() < deadline:
+            if time.monotonic() >= asked + 10:  # again every 10 s: the stages may still be joining the bus
+                await ws.send(json.dumps({"type": "detail", "id": "K6V4", "day": "today"}))
+                asked = time.monotonic()
+            try:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=1))
+            except asyncio.TimeoutError:
+                continue
+            if frame.get("type") != "report":
+                continue
+            state = (frame.get("forecast") or {}).get("state")
+            states.append(state)
+            if state == "ok":
+                days = len(frame.get("daily") or [])
+                if days < 1:
+                    sys.exit(f"FAIL: report of K6V4 says forecast ok but has no daily points: {json.dumps(frame)[:300]}")
+                print(f"detail of K6V4: forecast states {states}, {days} days, {len(frame.get('hourly') or [])} hours")
+                return
+        sys.exit(f"FAIL: no report of K6V4 with forecast ok within 90 s (states seen: {states})")
+asyncio.run(main(sys.argv[1]))
 PY
 # held_by NAME PID: waits until client NAME holds exactly the expected set, then checks it stays.
 held_by() {

@@ -56,6 +56,8 @@ public actor FeedFetcher: Stage {
     private let republishInterval: Double
     /// How bodies are read (`--format`, `--openweather-units`).
     private let formatOptions: FeedFormat.Options
+    /// `--nws-stations`: most observations asked per round for an NWS stations list.
+    private let nwsMaxStations: Int
 
     public init(options: FetchOptions, client: FeedClient, output: any FetchOutput, logger: Logger,
                 clock: @escaping @Sendable () -> Double = UnixClock.now, jitter: Jitter = .system) throws(FetchOptionsError) {
@@ -77,6 +79,7 @@ public actor FeedFetcher: Stage {
         self.once = options.once
         self.republishInterval = options.republishInterval
         self.formatOptions = FeedFormat.Options(openWeatherUnits: options.openWeatherUnits)
+        self.nwsMaxStations = options.nwsMaxStations
     }
 
     /// The last snapshot published for `day`, if any.
@@ -159,14 +162,23 @@ public actor FeedFetcher: Stage {
         guard let sources = feeds[day]?.sources, let validators = feeds[day]?.poller.begin() else { return nil }
         // onX bodies are read as they arrive (a million records are never held whole).
         if sources.count == 1 {
-            return [await client.fetch(sources[0].location, validators: validators, logger: logger, streamingOnX: sources[0].format == .onx)]
+            let response = await client.fetch(sources[0].location, validators: validators, logger: logger, streamingOnX: sources[0].format == .onx)
+            return [await expandedIfStationList(response, from: sources[0])]
         }
         var responses: [FetchResponse] = []
         for source in sources {
-            responses.append(await client.fetch(source.location, validators: ConditionalValidators(), logger: logger,
-                                                streamingOnX: source.format == .onx))
+            let response = await client.fetch(source.location, validators: ConditionalValidators(), logger: logger, streamingOnX: source.format == .onx)
+            responses.append(await expandedIfStationList(response, from: source))
         }
         return responses
+    }
+
+    /// An NWS stations list fetched over http(s) (`--format nws` or `auto`) becomes the feed of
+    /// its stations' latest observations (`NWSStationFanOut`); any other response stays as it is.
+    private func expandedIfStationList(_ response: FetchResponse, from source: (location: FeedSource, format: FeedFormat)) async -> FetchResponse {
+        guard source.format == .nws || source.format == .auto, case .http(let url) = source.location, case .body(let bytes, _) = response,
+              let body = try? GzipFile.inflatedIfGzip(bytes, limit: client.maxBodyBytes), NWSStationList.isList(body) else { return response }
+        return await NWSStationFanOut(client: client, maxStations: nwsMaxStations, logger: logger).expand(url: url, firstPage: body)
     }
 
     /// What the responses of `feed`'s sources make: one parsed feed, or why the attempt failed
@@ -183,7 +195,11 @@ public actor FeedFetcher: Stage {
             case .failed(let reason), .throttled(let reason, _):
                 return .failure(MessageError(name + reason))
             case .parsed(let parsed, let given):
-                parts.append((.onx, parsed))
+                // Read on arrival: an onX body streamed, or an NWS stations list's observations (the
+                // one way a `nws` or `auto` source is parsed before this point).
+                let format: FeedFormat = source.format == .onx ? .onx : .nws
+                parts.append((format, parsed))
+                feed.formats[index] = format
                 validators = given
             case .body(let bytes, let given):
                 do {

@@ -39,6 +39,9 @@ public struct FetchOptions: Sendable, Equatable {
     /// Seconds after which an unchanged snapshot is announced again with its new `fetchedAt`, so a
     /// wrong snapshot (forged, or fetched by a host whose clock ran ahead) cannot pin maps.
     public var republishInterval: Double = 300
+    /// Most stations whose latest observation an NWS stations list source asks for each round
+    /// (`--nws-stations`; `NWSStationFanOut`).
+    public var nwsMaxStations = 50
     /// Most one republication per this many seconds, however many bare resyncs arrive.
     public var resyncInterval: Double = ResyncInterval.defaultSeconds
 
@@ -71,6 +74,7 @@ public struct FetchOptions: Sendable, Equatable {
         guard resyncInterval.isFinite, resyncInterval >= 0 else {
             throw FetchOptionsError("--resync-interval must be zero or a positive number of seconds, got \(resyncInterval)")
         }
+        guard (1...500).contains(nwsMaxStations) else { throw FetchOptionsError("--nws-stations must be between 1 and 500, got \(nwsMaxStations)") }
         guard backoffBase.isFinite, backoffBase > 0 else { throw FetchOptionsError("backoff base must be positive, got \(backoffBase)") }
         guard backoffCap.isFinite, backoffCap >= backoffBase else {
             throw FetchOptionsError("backoff cap must be at least the base (\(backoffBase) s), got \(backoffCap)")

@@ -28,12 +28,20 @@ public final class SampleFeedContent: Sendable {
         .openweather: "feeds/openweather-group.json", .darksky: "feeds/darksky.json", .airvisual: "feeds/airvisual.json",
         .metar: "feeds/metar.json", .openmeteo: "feeds/openmeteo.json", .nws: "feeds/nws.json",
     ]
+    /// The NWS stations list's pages (`feeds/nws-stations.json`, `feeds/nws-stations-2.json`), in
+    /// order, and each station's latest observation (the Features of `feeds/nws.json` by id):
+    /// what `/stations` and `/stations/{id}/observations/latest` serve.
+    public let nwsStationPages: [Body]
+    public let nwsObservations: [String: Body]
+    /// The NWS stations list's pages, in order, under the fixtures directory.
+    public static let nwsStationFiles = ["feeds/nws-stations.json", "feeds/nws-stations-2.json"]
     /// nil when drift is off.
     public let drift: SampleFeedDrift?
     /// The last body rendered per day.
     private let cache = Mutex<[Day: Body]>([:])
 
-    public init(fixtures: [Day: [UInt8]], drift: SampleFeedDrift?, formats: [FeedFormat: [UInt8]] = [:]) throws(SampleFeedError) {
+    public init(fixtures: [Day: [UInt8]], drift: SampleFeedDrift?, formats: [FeedFormat: [UInt8]] = [:],
+                nwsStationPages: [[UInt8]] = []) throws(SampleFeedError) {
         var records: [Day: [OnXRecord]] = [:]
         for day in Day.allCases {
             guard let bytes = fixtures[day] else { throw SampleFeedError("no fixture for \(day.rawValue)") }
@@ -47,6 +55,8 @@ public final class SampleFeedContent: Sendable {
         self.fixtureBytes = fixtures
         self.drift = drift
         self.formats = formats.mapValues { Body(epoch: 0, bytes: $0, etag: Self.etag($0)) }
+        self.nwsStationPages = nwsStationPages.map { Body(epoch: 0, bytes: $0, etag: Self.etag($0)) }
+        self.nwsObservations = formats[.nws].map { NWSFeed.observationsByStation($0).mapValues { Body(epoch: 0, bytes: $0, etag: Self.etag($0)) } } ?? [:]
     }
 
     /// Loads `today.json` and `tomorrow.json` from `directory`, and each other format's fixture
@@ -63,7 +73,12 @@ public final class SampleFeedContent: Sendable {
                 formats[format] = bytes
             }
         }
-        try self.init(fixtures: files, drift: drift, formats: formats)
+        var pages: [[UInt8]] = []
+        for file in Self.nwsStationFiles {
+            guard case .body(let bytes, _) = FeedClient.readFile(base + file, validators: ConditionalValidators(), limit: 64 << 20) else { break }
+            pages.append(bytes)
+        }
+        try self.init(fixtures: files, drift: drift, formats: formats, nwsStationPages: pages)
     }
 
     private static func read(_ path: String) throws(SampleFeedError) -> [UInt8] {

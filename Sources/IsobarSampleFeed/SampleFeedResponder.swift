@@ -10,7 +10,8 @@ import Synchronization
 /// Routes: `GET /today.json`, `GET /tomorrow.json` (HEAD too: the onX fixtures, drifting, or with
 /// `--format` another format's fixture), `GET /openweather.json`, `/darksky.json`, `/airvisual.json`,
 /// `/metar.json`, `/openmeteo.json`, `/nws.json`
-/// (those formats' fixtures as they are), `GET /health` (200 `ok`).
+/// (those formats' fixtures as they are), `GET /stations` and `/stations/{id}/observations/latest`
+/// (api.weather.gov's stations list and latest observations, from the NWS fixtures), `GET /health` (200 `ok`).
 /// Query: `fault=NAME` (see `SampleFeedFault`), `delay=SECONDS` (before any answer).
 public final class SampleFeedResponder: Sendable {
     public let options: SampleFeedOptions
@@ -35,6 +36,9 @@ public final class SampleFeedResponder: Sendable {
         let (path, query) = Self.split(uri)
         if path == "/health" || path == "/healthz" {
             return SampleFeedReply(.full(.ok, Self.textHeaders(), Array("ok\n".utf8)))
+        }
+        if path == "/stations" || path.hasPrefix("/stations/") {
+            return nwsAnswer(path: path, query: query, method: method)
         }
         let day: Day
         var format = options.format
@@ -131,6 +135,40 @@ public final class SampleFeedResponder: Sendable {
             redirect.add(name: "Location", value: location)
             return SampleFeedReply(.full(.found, redirect, Array("moved\n".utf8)), fault: fault)
         }
+    }
+
+    /// api.weather.gov's shape, from the fixtures: `/stations` the stations list (its first page;
+    /// `cursor=` the page after the one whose `pagination.next` names it, an empty last page for
+    /// any other cursor), `/stations/{id}/observations/latest` that station's Feature of
+    /// `feeds/nws.json`, and 404 with a problem document for a station without one.
+    private func nwsAnswer(path: String, query: [String: String], method: HTTPMethod) -> SampleFeedReply {
+        guard method == .GET || method == .HEAD else {
+            var headers = Self.textHeaders()
+            headers.add(name: "Allow", value: "GET, HEAD")
+            return SampleFeedReply(.full(.methodNotAllowed, headers, Array("only GET and HEAD\n".utf8)))
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/geo+json")
+        if path == "/stations" {
+            guard let first = content.nwsStationPages.first else {
+                return SampleFeedReply(.full(.notFound, Self.textHeaders(), Array("not found: no NWS stations list (feeds/nws-stations.json)\n".utf8)))
+            }
+            guard let cursor = query["cursor"] else { return SampleFeedReply(.full(.ok, headers, first.bytes)) }
+            for (index, page) in content.nwsStationPages.enumerated().dropLast()
+            where NWSStationList.nextCursor(page.bytes) == cursor {
+                return SampleFeedReply(.full(.ok, headers, content.nwsStationPages[index + 1].bytes))
+            }
+            return SampleFeedReply(.full(.ok, headers, Array(#"{"type":"FeatureCollection","features":[],"observationStations":[]}"#.utf8) + [0x0A]))
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 5, parts[3] == "observations", parts[4] == "latest", let body = content.nwsObservations[String(parts[2])] {
+            headers.add(name: "ETag", value: body.etag)
+            return SampleFeedReply(.full(.ok, headers, body.bytes))
+        }
+        var problem = HTTPHeaders()
+        problem.add(name: "Content-Type", value: "application/problem+json")
+        let detail = #"{"correlationId":"0","title":"Not Found","type":"https://api.weather.gov/problems/NotFound","status":404,"detail":"No observation for \#(path.utf8.count <= 80 ? path : "that path")"}"#
+        return SampleFeedReply(.full(.notFound, problem, Array(detail.utf8) + [0x0A]))
     }
 
     /// RFC 9110 §13.1: If-None-Match (weak comparison) decides when present; otherwise

@@ -42,6 +42,8 @@ struct FetchCommand: AsyncParsableCommand {
     var format: FeedFormat = .onx
     @Option(name: .customLong("openweather-units"), help: "What the OpenWeather request asked for with units=: standard (kelvin, m/s; the API's default), metric (°C, m/s) or imperial (°F, mph).")
     var openWeatherUnits: OpenWeatherFeed.Units = .standard
+    @Option(name: .customLong("nws-stations"), help: "With an api.weather.gov stations list as a --format nws source (https://api.weather.gov/stations?state=CO): most stations whose observations/latest is asked each round, one request at a time (1-500).")
+    var nwsStations = 50
     @Option(help: "Longest wait in seconds before retrying a failed feed (the backoff doubles from 1 s up to it, with full jitter).")
     var backoffCap: Double = 300
     @Option(help: "Announce an unchanged snapshot again (its end marker, with the new fetch time) when its last publication is this many seconds old.")
@@ -57,6 +59,7 @@ struct FetchCommand: AsyncParsableCommand {
         options.moreToday = Array(today.dropFirst())
         options.republishInterval = republishInterval
         options.resyncInterval = resyncInterval
+        options.nwsMaxStations = nwsStations
         options.moreTomorrow = Array(tomorrow.dropFirst())
         do {
             try options.validate()

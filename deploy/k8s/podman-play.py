@@ -33,7 +33,7 @@ import sys
 
 import yaml
 
-ORDER = ["broker", "sample-feed", "persist", "filter", "format", "places", "fetch", "gateway"]
+ORDER = ["broker", "sample-feed", "persist", "filter", "format", "places", "forecast", "fetch", "gateway"]
 
 
 def selects(selector, labels):

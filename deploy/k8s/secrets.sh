@@ -3,7 +3,7 @@
 #   isobar-curve-broker  broker.key (the broker's secret key), clients.allow (one allowed client public
 #                        key per line: every component's, plus any EXTRA client named below)
 #   isobar-curve-NAME    broker.pub and client.key (NAME's own secret key), for NAME in
-#                        fetch filter format persist gateway places, then each EXTRA
+#                        fetch filter format persist gateway places forecast, then each EXTRA
 #
 #   bash deploy/k8s/secrets.sh [EXTRA...] > secrets.yaml      # isobar on PATH, or ISOBAR=/path/to/isobar
 #   kubectl apply -f secrets.yaml                               # then shred secrets.yaml
@@ -17,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -n "$keys" ] || keys=$tmp
 mkdir -p "$keys"
-clients=(fetch filter format persist gateway places "$@")
+clients=(fetch filter format persist gateway places forecast "$@")
 for name in broker "${clients[@]}"; do
   "$isobar" keygen --out "$keys" --name "$name" >/dev/null
 done

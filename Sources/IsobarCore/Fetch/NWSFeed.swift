@@ -1,7 +1,9 @@
 /// Parser for National Weather Service observations (api.weather.gov, GeoJSON):
 /// `GET /stations/{id}/observations/latest` answers one `Feature`; `/stations/{id}/observations`
 /// a `FeatureCollection` (newest first); a JSON array of Features holds one answer per station
-/// polled. The service requires a `User-Agent` (fetch always sends one).
+/// polled. The service requires a `User-Agent` (fetch always sends one). A stations list
+/// (`/stations?state=CO`) is read by `NWSStationList`: the fetcher then asks each listed station's
+/// latest observation.
 ///
 /// Each Feature has `geometry` (a Point `[longitude, latitude]`) and `properties`: `stationId`
 /// (else the last segment of the `station` URL), `stationName`, `timestamp` (ISO 8601 with an
@@ -23,6 +25,11 @@ public enum NWSFeed {
     public static func parse(_ body: [UInt8], stage: String = "fetch") throws(MessageError) -> ParsedFeed {
         let answers = try FeedBody(body, expected: expected)
         try answers.require(expected, isResponse)
+        // A stations list has no weather: its observations are asked station by station (the fetcher
+        // does so for an http(s) source), never read as stations without values.
+        if !answers.isArray, let only = answers.elements.first?.object, NWSStationList.isList(only) {
+            throw FeedBody.refusal(expected, "it is a stations list (/stations), which --format nws reads only from an http(s) URL, asking each station's observations/latest on the same service")
+        }
         // A FeatureCollection is read as the array of its features.
         if !answers.isArray, let only = answers.elements.first?.object, let features = only.field("features") {
             guard features.kind == .array else { throw FeedBody.refusal(expected, "\"features\" is \(features.kind), not an array") }
@@ -30,6 +37,24 @@ public enum NWSFeed {
             return try inner.collect(stage: stage, record)
         }
         return try answers.collect(stage: stage, record)
+    }
+
+    /// Each observation Feature of `body` (an array, a collection or one Feature) by its station
+    /// id, as its own bytes: what `/stations/{id}/observations/latest` answers for that station
+    /// (the sample feed serves the fixture this way). Features without an id are left out.
+    public static func observationsByStation(_ body: [UInt8]) -> [String: [UInt8]] {
+        guard let answers = try? FeedBody(body, expected: expected) else { return [:] }
+        var features = answers.elements.compactMap(\.object)
+        if !answers.isArray, let only = features.first, let list = only.field("features") {
+            features = only.arrayElements(list).filter { $0.kind == .object }.map { only.object(at: $0.range) }
+        }
+        var found: [String: [UInt8]] = [:]
+        for feature in features {
+            guard let properties = try? feature.optionalObject("properties"), let id = try? properties.optionalString("stationId"),
+                  !id.isEmpty, found[id] == nil else { continue }
+            found[id] = Array(feature.rawBytes)
+        }
+        return found
     }
 
     /// One quantity's value in the model's unit, or nil when null or absent.

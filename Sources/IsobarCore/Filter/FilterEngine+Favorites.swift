@@ -140,8 +140,9 @@ extension FilterEngine {
     /// item `{"id":…,"today":{station}|null,"tomorrow":…}`, a place or pin item
     /// `{"place"|"pin":{…},"today":{"distanceKm":…,"bearing":…,"station":{…}}|null,"tomorrow":…}`;
     /// stations with their current details (no forecast).
-    private func writePinned(_ name: String, reason: String, into out: inout JSONWriter) {
+    func writePinned(_ name: String, reason: String, into out: inout JSONWriter) {
         guard var list = favoriteLists[name] else { return }
+        let outlooks = favoriteOutlooks(name, list.entries, into: &out)
         list.sent = favoritesFingerprint(name, list)
         favoriteLists[name] = list
         out.objectStart()
@@ -152,7 +153,7 @@ extension FilterEngine {
         out.key("radiusKm"); out.number(options.favoriteRadiusKm)
         out.key("items")
         out.arrayStart()
-        for entry in list.entries {
+        for (index, entry) in list.entries.enumerated() {
             out.objectStart()
             entry.writeMember(to: &out)
             for day in Day.allCases {
@@ -174,6 +175,7 @@ extension FilterEngine {
                 if found.reach != nil { out.objectEnd() }
                 out.objectEnd()
             }
+            Self.writeOutlook(outlooks[index], into: &out)
             out.objectEnd()
         }
         out.arrayEnd()

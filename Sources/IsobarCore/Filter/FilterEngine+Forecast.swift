@@ -11,31 +11,35 @@ extension FilterEngine {
         guard options.forecasts else { return nil }
         if let details = station.details, !(details.hourly.isEmpty && details.daily.isEmpty) { return nil }
         let cell = ForecastCell(point)
+        let (attachment, awaited) = cellAttachment(cell, into: &out)
+        if awaited { forecastBook.wait(client: client, cell: cell, again: again) }
+        return attachment
+    }
+
+    /// What `cell` holds, writing an `outlook` when it has no current forecast and none was asked
+    /// for within `ForecastBook.askAgainAfter`; `awaited` when an answer is (still) to come.
+    func cellAttachment(_ cell: ForecastCell, into out: inout JSONWriter) -> (attachment: ForecastAttachment, awaited: Bool) {
         let now = wallClock()
         let ask = { (out: inout JSONWriter) in OutlookRequest(cell: cell).write(to: &out) }
         switch forecastBook.entries[cell] {
         case .held(let held) where now < held.expiresAt:
-            return .held(held)
+            return (.held(held), false)
         case .held(let held):
             ask(&out)
             forecastBook.set(cell, .refreshing(held, at: now), now: now)
-            forecastBook.wait(client: client, cell: cell, again: again)
-            return .held(held)
+            return (.held(held), true)
         case .refreshing(let held, let at):
             if now >= at + ForecastBook.askAgainAfter {
                 ask(&out)
                 forecastBook.set(cell, .refreshing(held, at: now), now: now)
             }
-            forecastBook.wait(client: client, cell: cell, again: again)
-            return .held(held)
+            return (.held(held), true)
         case .asked(let at) where now < at + ForecastBook.askAgainAfter:
-            forecastBook.wait(client: client, cell: cell, again: again)
-            return .pending
+            return (.pending, true)
         case .asked, nil:
             ask(&out)
             forecastBook.set(cell, .asked(at: now), now: now)
-            forecastBook.wait(client: client, cell: cell, again: again)
-            return .pending
+            return (.pending, true)
         }
     }
 
@@ -44,6 +48,10 @@ extension FilterEngine {
     func receive(_ forecast: ForecastMessage, now: Double, into out: inout JSONWriter) {
         guard options.forecasts else { return }
         forecastBook.set(forecast.cell, .held(forecast), now: wallClock())
+        // Favorites lists showing this cell's coming days: sent again with them.
+        for name in forecastBook.takeFavoritesWaiting(forecast.cell) where favoriteLists[name]?.entries.isEmpty == false {
+            writePinned(name, reason: "forecast", into: &out)
+        }
         for again in forecastBook.takeWaiting(forecast.cell) {
             switch again {
             case .detail(let request):
@@ -74,15 +82,24 @@ extension FilterEngine {
         guard let attachment else { return }
         out.key("forecast")
         out.objectStart()
-        switch attachment {
-        case .pending:
-            out.key("state"); out.string("pending")
-        case .held(let forecast):
-            out.key("state"); out.string(forecast.state.rawValue)
-            if let reason = forecast.reason { out.key("reason"); out.string(reason) }
+        if let forecast = writeStateMembers(attachment, into: &out) {
             out.key("fetchedAt"); out.number(forecast.fetchedAt)
             out.key("expiresAt"); out.number(forecast.expiresAt)
         }
         out.objectEnd()
+    }
+
+    /// `"state":…` (and a failure's `"reason"`) of an attachment, as members of the object being
+    /// written; the held forecast, if any, for the caller's further members.
+    static func writeStateMembers(_ attachment: ForecastAttachment, into out: inout JSONWriter) -> ForecastMessage? {
+        switch attachment {
+        case .pending:
+            out.key("state"); out.string("pending")
+            return nil
+        case .held(let forecast):
+            out.key("state"); out.string(forecast.state.rawValue)
+            if let reason = forecast.reason { out.key("reason"); out.string(reason) }
+            return forecast
+        }
     }
 }

@@ -27,7 +27,27 @@ struct ForecastBook {
     /// Most cells held; past it expired forecasts go first, then every entry.
     static let maxCells = 100_000
 
+    /// Most cells of one client's favorites given an outlook (the first ones in the list's order):
+    /// a list of 200 favorites costs at most this many forecast requests per refresh.
+    static let maxFavoriteCells = 10
+
     var entries: [ForecastCell: Entry] = [:]
+    /// Per cell: the clients whose favorites list waits for its forecast (sent again as `pinned`).
+    var favoritesWaiting: [ForecastCell: Set<String>] = [:]
+    /// Clients registered in `favoritesWaiting`, counted over every cell.
+    private var favoritesWaitingCount = 0
+
+    mutating func waitFavorites(client: String, cell: ForecastCell) {
+        guard favoritesWaitingCount < Self.maxWaiting, favoritesWaiting[cell, default: []].insert(client).inserted else { return }
+        favoritesWaitingCount += 1
+    }
+
+    /// The clients whose favorites wait for `cell`, by name, removed from the book.
+    mutating func takeFavoritesWaiting(_ cell: ForecastCell) -> [String] {
+        guard let names = favoritesWaiting.removeValue(forKey: cell) else { return [] }
+        favoritesWaitingCount -= names.count
+        return names.sorted()
+    }
     /// Per client: the cell of the last detail it opened that waits for a forecast.
     var waiting: [String: (cell: ForecastCell, again: Reissue)] = [:]
 

@@ -24,16 +24,7 @@ extension FormatEngine {
         for (key, points) in [("hourly" as StaticString, station.details?.hourly ?? []), ("daily", station.details?.daily ?? [])] {
             out.key(key)
             out.arrayStart()
-            for point in points {
-                out.objectStart()
-                out.key("time"); out.number(point.time)
-                out.key("label"); out.string(UTCTime.text(point.time, withDate: true))
-                Self.writeLocalTime(point.time, zone: zone, titles: titles, into: &out)
-                if let summary = point.summary { out.key("summary"); out.string(summary) }
-                if let icon = point.icon { out.key("icon"); out.string(icon.rawValue) }
-                Callout.Line.writeDetails(titles.forecastLines(point), to: &out)
-                out.objectEnd()
-            }
+            for point in points { Self.writeForecastPoint(point, zone: zone, titles: titles, into: &out) }
             out.arrayEnd()
         }
         // Forecast on demand: pending, ok or failed with the reason, as the filter said.

@@ -58,6 +58,7 @@ extension FormatEngine {
             Self.writeGlance(station, titles: titles, into: &out)
             out.objectEnd()
         }
+        try writeOutlook(item, station: known, point: known?.coordinate, titles: titles, into: &out)
     }
 
     /// `"place"|"pin":{…},"known":true,"name":…,"coordinate":…,"today":{"title","subtitle","station",
@@ -93,6 +94,7 @@ extension FormatEngine {
             Self.writeGlance(station, titles: titles, into: &out)
             out.objectEnd()
         }
+        try writeOutlook(item, station: nil, point: entry.point, titles: titles, into: &out)
     }
 
     /// What a city list row shows: `"icon"` (when the station has one), `"temperature"` (°F or °C,
