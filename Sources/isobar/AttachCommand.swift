@@ -89,7 +89,7 @@ struct AttachCommand: AsyncParsableCommand {
                           line: { raw in session.publishFromInput(raw) },
                           tooLong: { length, _ in FileHandle.standardError.write(Data("attach: skipped an input line of \(length) bytes\n".utf8)) },
                           drained: {})
-            if !stop.isRaised { Thread.sleep(forTimeInterval: drain) }
+            _ = stop.wait(timeout: drain)  // timer: the last answers' window, which a stop ends at once
             session.close()
             return 0
         }, stop: { stop.raise() }, kill: { stop.raise() })
