@@ -17,6 +17,8 @@
 #                        deadline that is the purpose and that a stop can end, e.g. StopFlag.wait);
 #                    everything else (a blocking sleep, a wait with a timeout in a loop) is a timed poll.
 #   type lists       files that spell out three or more client message types as string literals
+#                    (a message's own `"type":"viewport"`, as in a help text's example line, is not
+#                    a list and is not counted)
 #   type tables      files that list message types for routing: a literal list of three or more
 #                    type names (subscriptions, admission, topics), a length switch over type names,
 #                    or rows of the registry (MessageType("...")). Target: one, the registry.
@@ -73,7 +75,7 @@ show "timed polls" "$polls"
 show "timers" "$timers"
 types='"(viewport|select|resync|nearest|search|favorite|detail|geocode|reverse|leave)"'
 files=$(grep -rlE "$types" Sources Web --include=*.swift --include=*.mjs --include=*.js 2>/dev/null | while read -r f; do
-  n=$(grep -oE "$types" "$f" | sort -u | wc -l); [ "$n" -ge 3 ] && echo "$f ($n types)"; done || true)
+  n=$(sed -E 's/"type": ?"[a-z]+"//g' "$f" | grep -oE "$types" | sort -u | wc -l); [ "$n" -ge 3 ] && echo "$f ($n types)"; done || true)
 show "type lists" "$files"
 names='station|snapshot|viewport|select|resync|lease|leave|nearest|search|favorite|detail|spot|geocode|reverse|weather|visible|selection|closest|matches|pinned|particulars|ambient|annotations|callout|place|results|starred|report|locations|vicinity|conditions|error|status|warning|tally'
 item="\"($names)/?\""
