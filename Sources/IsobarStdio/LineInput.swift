@@ -13,11 +13,11 @@ import IsobarCore
 public enum LineInput {
     ///
     /// With `tickEvery` (seconds), `tick` runs at least that often whether or not input arrives
-    /// (the read waits in `poll` with that timeout), so a stage's timed work does not depend on
-    /// other messages coming in.
+    /// (the read waits in `poll` until the next tick is due), so a stage's timed work does not
+    /// depend on other messages coming in.
     ///
-    /// With `stop`, the read also waits in `poll` (at most `StopFlag.pollMilliseconds`) and the
-    /// loop ends, as at end of input, once the flag is raised (a signal stopping the process).
+    /// With `stop`, the read waits in `poll` on the input and the flag's wake descriptor, and the
+    /// loop ends, as at end of input, the moment the flag is raised (a signal stopping the process).
     public static func run(fd: Int32 = 0, maxLineLength: Int = Limits.lineBytes,
                            tickEvery: Double? = nil, tick: () -> Void = {}, stop: StopFlag? = nil,
                            line: (UnsafeRawBufferPointer) -> Void,
@@ -35,23 +35,20 @@ public enum LineInput {
         }
         var lastTick = monotonicSeconds()
         while true {
-            if let stop, tickEvery == nil {
-                if stop.isRaised { break }
-                var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&pending, 1, StopFlag.pollMilliseconds)
-                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            }
-            if let tickEvery {
-                if stop?.isRaised == true { break }
-                var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&pending, 1, Int32(max(1, tickEvery * 1000)))
-                let now = monotonicSeconds()
-                if now - lastTick >= tickEvery {
-                    lastTick = now
-                    tick()
-                    drained()
+            if stop != nil || tickEvery != nil {
+                var untilTick: Double? = nil
+                if let tickEvery {
+                    let now = monotonicSeconds()
+                    if now - lastTick >= tickEvery {
+                        lastTick = now
+                        tick()
+                        drained()
+                    }
+                    untilTick = max(0.001, lastTick + tickEvery - monotonicSeconds())
                 }
-                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+                let wake = StopFlag.block(readable: fd, timeout: untilTick, stop: stop)  // timer: until the next tick is due
+                if wake == .stopped { break }
+                if wake == .timedOut { continue }
             }
             let n = read(fd, chunk, capacity)
             if n < 0 && errno == EINTR { continue }

@@ -14,7 +14,7 @@ struct AttachCommand: AsyncParsableCommand {
         f cycles the field, u cycles units, Enter selects the station nearest the centre, q quits.
 
         Otherwise (or with --plain): reads client-contract messages as NDJSON on stdin and publishes them
-        ("client" is filled in when missing), and prints every annotations/callout/place/results/starred message for this client
+        ("client" is filled in when missing), and prints every \(MessageTypes.standard.answers(to: .attach).joined(separator: "/")) message for this client
         as NDJSON on stdout:
           stdin:  {"type":"viewport","center":{"latitude":40.924,"longitude":-108.0955},"span":{"latitudeDelta":25,"longitudeDelta":20},"day":"today","field":"wind"}
                   {"type":"select","id":"K1D3"}
@@ -89,7 +89,7 @@ struct AttachCommand: AsyncParsableCommand {
                           line: { raw in session.publishFromInput(raw) },
                           tooLong: { length, _ in FileHandle.standardError.write(Data("attach: skipped an input line of \(length) bytes\n".utf8)) },
                           drained: {})
-            if !stop.isRaised { Thread.sleep(forTimeInterval: drain) }
+            _ = stop.wait(timeout: drain)  // timer: the last answers' window, which a stop ends at once
             session.close()
             return 0
         }, stop: { stop.raise() }, kill: { stop.raise() })

@@ -30,8 +30,8 @@ struct FilterCommand: AsyncParsableCommand {
         runs): subscribed at ISOBAR_SUB to the filter's topics (with --shard, its partitions only),
         publishing at ISOBAR_PUB exactly what `isobar plug` would publish for it.
         With --chain-format the formatter runs behind the filter in this process: the output is what
-        `isobar filter | isobar format` would print (annotations, callouts, places, results, starred,
-        reports; other lines as the filter writes them), with no visible line between them
+        `isobar filter | isobar format` would print (\(MessageTypes.standard.written(onlyBy: .format).joined(separator: ", "));
+        other lines as the filter writes them), with no visible line between them
         (PROTOCOL.md, "The bus").
         """)
 
@@ -107,43 +107,11 @@ struct FilterCommand: AsyncParsableCommand {
             engine.register(Viewport(client: client, region: viewport.region, day: day,
                                      presentation: Presentation(field: field), limit: limit))
         }
-        /// The engine's answers to one line, formatted in process with --chain-format.
-        func answer(_ out: inout JSONWriter, _ produce: (inout JSONWriter) -> Void) {
-            guard let chain else { produce(&out); return }
-            chain.pass(into: &out, produce)
-        }
-        // The first words on the bus: ask the publishers to replay their snapshots.
-        let requestResync = self.requestResync
-        let greet: (inout JSONWriter) -> Void = { if requestResync { Resync(reason: "filter started").write(to: &$0) } }
-        if bus {
-            Logs.bootstrap()
-            let name = shard.isWhole ? "filter" : "filter-\(shard.index)"
-            let options = BusStage.Options(name: name, subscriptions: shard.subscriptions(FilterEngine.subscriptions),
-                                           maxLineLength: maxLineBytes, tickEvery: 0.25)
-            // Chained, what the engine spills is formatted first (`FormatChain.spill`).
-            let status = await BusStage.run(options, logger: Logger(label: name),
-                                            spill: { publish in engine.spill = { out in if let chain { chain.spill(&out, publish) } else { publish(&out) } } }, start: greet, tick: { out in answer(&out) { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) } }) { line, out in
-                answer(&out) { engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &$0) }
-            }
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        if requestResync {
-            var writer = JSONWriter()
-            greet(&writer)
-            LineOutput.standardOutput.write(&writer)
-            LineOutput.standardOutput.flush()
-        }
-        // A feed change's answers to every client leave in pieces of about
-        // `FilterEngine.spillBytes` (1 MiB), formatted first when the formatter is chained.
-        let write: (inout JSONWriter) -> Void = { LineOutput.standardOutput.write(&$0) }
-        engine.spill = { out in if let chain { chain.spill(&out, write) } else { write(&out) } }
-        // A monotonic clock: the filter only measures intervals (idle clients, resync and
-        // resend backoff), which a wall-clock step backwards would stall. The tick runs the
-        // missing-day resync schedule and the idle sweep even when no message arrives.
-        LineInput.runStage(stage: FilterEngine.stage, maxLineLength: maxLineBytes, tickEvery: 0.25,
-                           tick: { out in answer(&out) { engine.tick(now: LineInput.monotonicSeconds(), into: &$0) } }) { line, out in
-            answer(&out) { engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &$0) }
-        }
+        if bus { Logs.bootstrap() }
+        // A monotonic clock: the filter only measures intervals (idle clients, resync and resend
+        // backoff), which a wall-clock step backwards would stall. The tick runs the missing-day
+        // resync schedule and the idle sweep even when no message arrives.
+        try await StageRunner.run(FilterStage(engine: engine, chain: chain, requestResync: requestResync),
+                                  bus: bus, shard: shard, maxLineBytes: maxLineBytes)
     }
 }

@@ -3,7 +3,7 @@ import IsobarCore
 import IsobarNet
 import Logging
 
-struct ForecastCommand: ParsableCommand {
+struct ForecastCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forecast",
         abstract: "Answer the filter's outlook requests with Open-Meteo forecasts, one request per 0.1° cell per refresh.",
@@ -37,10 +37,10 @@ struct ForecastCommand: ParsableCommand {
         guard timeout.isFinite, timeout > 0, maxBodyBytes > 0 else { throw ValidationError("--timeout and --max-body-bytes must be positive") }
     }
 
-    func run() throws {
+    func run() async throws {
         Logs.bootstrap()
         let engine = ForecastEngine(urlTemplate: url, refresh: refresh, retry: retry)
-        let status = runForecast(engine, timeout: timeout, maxBodyBytes: maxBodyBytes, maxLineLength: maxLineBytes, logger: Logger(label: "forecast"))
+        let status = await runForecast(engine, timeout: timeout, maxBodyBytes: maxBodyBytes, maxLineLength: maxLineBytes, logger: Logger(label: "forecast"))
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -10,20 +10,26 @@ import Logging
 /// is monotonic: stages only measure intervals.
 enum StageRunner {
     static func run<S: LineStage>(_ engine: S, bus: Bool, shard: Shard = .whole, maxLineBytes: Int) async throws {
+        let tick: (inout JSONWriter) -> Void = { out in engine.tick(now: LineInput.monotonicSeconds(), into: &out) }
+        let handle: (UnsafeRawBufferPointer, inout JSONWriter) -> Void = { line, out in
+            engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &out)
+        }
         if bus {
             let name = shard.isWhole ? S.stage : "\(S.stage)-\(shard.index)"
             let options = BusStage.Options(name: name, subscriptions: shard.subscriptions(S.subscriptions),
                                            maxLineLength: maxLineBytes, tickEvery: engine.tickEvery)
-            let status = await BusStage.run(options, logger: Logger(label: name),
-                                            tick: { out in engine.tick(now: LineInput.monotonicSeconds(), into: &out) }) { line, out in
-                engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &out)
-            }
+            let status = await BusStage.run(options, logger: Logger(label: name), spill: { engine.spill(to: $0) },
+                                            start: { engine.start(into: &$0) }, tick: tick, handle: handle)
             if status != 0 { throw ExitCode(status) }
             return
         }
-        LineInput.runStage(stage: S.stage, maxLineLength: maxLineBytes, tickEvery: engine.tickEvery,
-                           tick: { out in engine.tick(now: LineInput.monotonicSeconds(), into: &out) }) { line, out in
-            engine.handle(line: line, now: LineInput.monotonicSeconds(), into: &out)
+        var first = JSONWriter()
+        engine.start(into: &first)
+        if !first.bytes.isEmpty {
+            LineOutput.standardOutput.write(&first)
+            LineOutput.standardOutput.flush()
         }
+        engine.spill { LineOutput.standardOutput.write(&$0) }
+        LineInput.runStage(stage: S.stage, maxLineLength: maxLineBytes, tickEvery: engine.tickEvery, tick: tick, handle: handle)
     }
 }

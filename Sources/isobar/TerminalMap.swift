@@ -5,6 +5,7 @@ import Foundation
 import IsobarCore
 import IsobarHost
 import IsobarStdio
+import Synchronization
 
 /// The full-screen text map of `isobar attach` on a terminal.
 ///
@@ -17,7 +18,8 @@ final class TerminalMap: @unchecked Sendable {
     // @unchecked: `viewport` is only touched on the key-reading thread (run()); redraws take `drawLock`.
     private let session: AttachSession
     private var viewport: Viewport
-    private let drawLock = NSLock()
+    /// Held while a frame is drawn: a redraw from the session's thread and one from the keys never interleave.
+    private let drawLock = Mutex(())
     private var original = termios()
     /// The search being typed after `/` (nil: not typing).
     private var typing: String?
@@ -211,8 +213,10 @@ final class TerminalMap: @unchecked Sendable {
     }
 
     private func draw() {
-        drawLock.lock()
-        defer { drawLock.unlock() }
+        drawLock.withLock { _ in drawFrame() }
+    }
+
+    private func drawFrame() {
         var size = winsize()
         _ = ioctl(1, UInt(TIOCGWINSZ), &size)
         let width = max(20, Int(size.ws_col == 0 ? 80 : size.ws_col))
@@ -263,11 +267,9 @@ final class TerminalMap: @unchecked Sendable {
     private func readKey() -> Key? {
         var byte: UInt8 = 0
         while true {
-            // Waits in poll, not in read, so a stop (SIGTERM) ends the map and restores the terminal.
-            if stop.isRaised { return nil }
-            var ready = Glibc.pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            let polled = poll(&ready, 1, StopFlag.pollMilliseconds)
-            if polled == 0 || (polled < 0 && errno == EINTR) { continue }
+            // Waits in poll on stdin and the stop's wake descriptor, not in read, so a stop
+            // (SIGTERM) ends the map at once and restores the terminal.
+            guard stop.wait(readable: 0) == .readable else { return nil }
             let n = read(0, &byte, 1)
             if n == 1 { break }
             if n < 0 && errno == EINTR { continue }
@@ -275,8 +277,8 @@ final class TerminalMap: @unchecked Sendable {
         }
         switch byte {
         case 0x1B:
-            var pollfd = Glibc.pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            guard poll(&pollfd, 1, 30) > 0 else { return .escape }
+            // timer: an escape sequence's bytes follow within 30 ms; none: the Esc key alone.
+            guard stop.wait(readable: 0, timeout: 0.03) == .readable else { return .escape }
             var sequence: [UInt8] = [0, 0]
             guard read(0, &sequence, 2) == 2, sequence[0] == UInt8(ascii: "[") else { return .escape }
             switch sequence[1] {

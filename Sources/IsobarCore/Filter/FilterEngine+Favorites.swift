@@ -136,50 +136,21 @@ extension FilterEngine {
         return hash.value
     }
 
-    /// `{"type":"pinned","client":…,"reason":…,(presentation),"radiusKm":50,"items":[…]}`: a station
-    /// item `{"id":…,"today":{station}|null,"tomorrow":…}`, a place or pin item
-    /// `{"place"|"pin":{…},"today":{"distanceKm":…,"bearing":…,"station":{…}}|null,"tomorrow":…}`;
-    /// stations with their current details (no forecast).
-    func writePinned(_ name: String, reason: String, into out: inout JSONWriter) {
+    /// The client's list as `pinned` (``Pinned``): each favorite with what it shows on both days.
+    private func writePinned(_ name: String, reason: String, into out: inout JSONWriter) {
         guard var list = favoriteLists[name] else { return }
         let outlooks = favoriteOutlooks(name, list.entries, into: &out)
         list.sent = favoritesFingerprint(name, list)
         favoriteLists[name] = list
-        out.objectStart()
-        out.key("type"); out.string("pinned")
-        out.key("client"); out.string(name)
-        out.key("reason"); out.string(reason)
-        (clients[name]?.viewport.presentation ?? Presentation()).write(to: &out)
-        out.key("radiusKm"); out.number(options.favoriteRadiusKm)
-        out.key("items")
-        out.arrayStart()
-        for (index, entry) in list.entries.enumerated() {
-            out.objectStart()
-            entry.writeMember(to: &out)
-            for day in Day.allCases {
-                out.key(day == .today ? "today" : "tomorrow")
-                guard let snapshot = snapshot(for: day), let found = favoriteStation(entry, on: day) else {
-                    out.null()
-                    continue
-                }
-                let station = snapshot.stations[found.position].current
-                out.objectStart()
-                if let reach = found.reach {
-                    out.key("distanceKm"); out.number(reach.distanceKm)
-                    out.key("bearing"); out.number(reach.bearing)
-                    out.key("station")
-                    out.objectStart()
-                }
-                station.writeMembers(to: &out)
-                station.writeDetails(to: &out)
-                if found.reach != nil { out.objectEnd() }
-                out.objectEnd()
-            }
-            Self.writeOutlook(outlooks[index], into: &out)
-            out.objectEnd()
+        func shown(_ entry: FavoriteEntry, on day: Day) -> Pinned.Shown? {
+            guard let snapshot = snapshot(for: day), let found = favoriteStation(entry, on: day) else { return nil }
+            return Pinned.Shown(station: snapshot.stations[found.position].current, reach: found.reach)
         }
-        out.arrayEnd()
-        out.objectEnd()
-        out.newline()
+        Pinned(client: name, reason: reason, presentation: clients[name]?.viewport.presentation ?? Presentation(),
+               radiusKm: options.favoriteRadiusKm,
+               items: list.entries.enumerated().map { index, entry in
+                   Pinned.Item(entry: entry, today: shown(entry, on: .today), tomorrow: shown(entry, on: .tomorrow), outlook: outlooks[index])
+               })
+            .write(to: &out)
     }
 }

@@ -34,11 +34,4 @@ extension FilterEngine {
                                   locale: presentation.locale ?? base.locale)
         return (day ?? client?.viewport.day ?? .today, merged)
     }
-
-    func writeFindSnapshotInfo(_ snapshot: StationSnapshot?, into out: inout JSONWriter) {
-        out.key("snapshot"); out.string(snapshot?.id)
-        out.key("source"); out.string(snapshot?.source.rawValue)
-        out.key("fetchedAt"); out.number(snapshot?.fetchedAt)
-        out.key("ageSeconds"); out.number(snapshot?.ageSeconds)
-    }
 }

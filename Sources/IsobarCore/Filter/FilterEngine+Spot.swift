@@ -11,42 +11,21 @@ extension FilterEngine {
         if let nearest = snapshot?.nearestStation(to: spot.point), nearest.hit.distanceKm <= spot.radiusKm {
             found = nearest
         }
-        let bearing = found.map { Self.roundedBearing(from: spot.point, to: $0.station.coordinate) }
-        let located = { (out: inout JSONWriter) in
-            out.key("point"); spot.point.write(to: &out)
-            out.key("radiusKm"); out.number(spot.radiusKm)
-            spot.writePlace(to: &out)
-            if let found, let bearing {
-                out.key("distanceKm"); out.number((found.hit.distanceKm * 1000).rounded() / 1000)
-                out.key("bearing"); out.number(bearing)
-            }
+        let hit = found.map { found in
+            Ambient.Hit(station: found.station, distanceKm: (found.hit.distanceKm * 1000).rounded() / 1000,
+                        bearing: Self.roundedBearing(from: spot.point, to: found.station.coordinate))
         }
-        if spot.detail, let snapshot, let found {
+        if spot.detail, let snapshot, let found, let hit {
             // A place's forecast is the place's own (its point's cell), not its nearest station's.
             let forecast = forecastAttachment(station: found.station, point: spot.point, client: spot.client, again: .spot(spot), into: &out)
             writeParticulars(client: spot.client, day: day, snapshot: snapshot, position: Int(found.hit.index),
-                             presentation: presentation, forecast: forecast, into: &out, extra: located)
+                             presentation: presentation, forecast: forecast, into: &out) { out in
+                Ambient.writeLocation(of: spot, hit: (hit.distanceKm, hit.bearing), to: &out)
+            }
             return
         }
-        out.objectStart()
-        out.key("type"); out.string("ambient")
-        out.key("client"); out.string(spot.client)
-        out.key("day"); out.string(day.rawValue)
-        writeFindSnapshotInfo(snapshot, into: &out)
-        presentation.write(to: &out)
-        located(&out)
-        out.key("station")
-        if let found {
-            out.objectStart()
-            let station = found.station.current
-            station.writeMembers(to: &out)
-            station.writeDetails(to: &out)
-            out.objectEnd()
-        } else {
-            out.null()
-        }
-        out.objectEnd()
-        out.newline()
+        Ambient(client: spot.client, day: day, snapshot: snapshot?.info ?? .none, presentation: presentation, spot: spot, hit: hit)
+            .write(to: &out)
     }
 
     /// The bearing as `closest` and `ambient` write it: R1, a value that rounds to 360 written 0.

@@ -41,20 +41,16 @@ extension FormatEngine {
     /// A `report`'s title, subtitle, coordinate and lines: the callout's, or, when the filter's
     /// `particulars` answers a `weather` request (it carries `point`), under the place's name (the
     /// point's coordinates when no place was named) with the station and its distance as the
-    /// subtitle, followed by the point, radius, place and distance members of `conditions`.
-    func writeReportHeading(_ object: JSONObject, station: Station, titles: TitleFormatter, day: Day,
-                            into out: inout JSONWriter) throws(MessageError) {
+    /// subtitle, and the point, radius, place and distance members of `conditions` (the anchor).
+    func reportHeading(_ object: JSONObject, station: Station, titles: TitleFormatter, day: Day)
+        throws(MessageError) -> (Callout.Content, Anchor?) {
         var content = calloutContent(station, titles: titles, day: day)
-        guard object.field("point") != nil else {
-            content.writeMembers(to: &out)
-            return
-        }
+        guard object.field("point") != nil else { return (content, nil) }
         let anchor = try Anchor(from: object)
         guard let reach = anchor.reach else { throw MessageError("a station needs \"distanceKm\" and \"bearing\"") }
         content.title = anchor.place?.name ?? titles.coordinateText(anchor.point)
         content.subtitle = Self.stationLine(station, distanceKm: reach.distanceKm, titles: titles, day: day)
-        content.writeMembers(to: &out)
-        anchor.writeMembers(to: &out)
+        return (content, anchor)
     }
 
     /// "Gimpo (RKSS) · 14.2 km · Today": the station answering for a place, how far it is (km, or

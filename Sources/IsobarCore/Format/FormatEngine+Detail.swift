@@ -8,40 +8,30 @@ extension FormatEngine {
         let titles = TitleFormatter(try Presentation(from: object).resolved(defaults))
         let stationObject = try object.requireObject("station")
         let station = try Station(from: stationObject)
-        out.objectStart()
-        out.key("type"); out.string("report")
-        out.key("client"); out.string(client)
-        out.key("id"); out.string(station.id)
-        out.key("day"); out.string(day.rawValue)
-        out.key("units"); out.string(titles.presentation.units.rawValue)
-        out.key("windUnit"); out.string(titles.presentation.windUnit.rawValue)
-        out.key("locale"); out.string(titles.presentation.locale.rawValue)
-        try writeReportHeading(object, station: station, titles: titles, day: day, into: &out)
+        let (content, anchor) = try reportHeading(object, station: station, titles: titles, day: day)
+        let stale = try stationObject.optionalBool("stale") == true
         let zone = zone(of: station)
-        out.key("zone"); out.string(zone.name)
-        if let icon = station.details?.icon { out.key("icon"); out.string(icon.rawValue) }
-        if try stationObject.optionalBool("stale") == true { out.key("stale"); out.bool(true) }
-        for (key, points) in [("hourly" as StaticString, station.details?.hourly ?? []), ("daily", station.details?.daily ?? [])] {
-            out.key(key)
-            out.arrayStart()
-            for point in points { Self.writeForecastPoint(point, zone: zone, titles: titles, into: &out) }
-            out.arrayEnd()
-        }
+        func points(_ points: [ForecastPoint]) -> [Report.Point] { points.map { Self.reportPoint($0, zone: zone, titles: titles) } }
         // Forecast on demand: pending, ok or failed with the reason, as the filter said.
-        if let forecast = object.field("forecast"), forecast.kind == .object { out.key("forecast"); out.raw(object.rawValue(forecast)) }
-        try copySnapshotInfo(object, into: &out)
-        out.objectEnd()
-        out.newline()
+        let forecast = object.field("forecast").flatMap { $0.kind == .object ? object.rawValue($0) : nil }
+        Report(client: client, day: day, presentation: titles.presentation, id: station.id, content: content, anchor: anchor,
+               zone: zone.name, icon: station.details?.icon, stale: stale,
+               hourly: points(station.details?.hourly ?? []), daily: points(station.details?.daily ?? []),
+               forecast: forecast, snapshot: try SnapshotInfo(from: object)).write(to: &out)
     }
 
-    /// A forecast point's time on the station's clock: `zone`, `local` (ISO 8601 with the
-    /// offset), the local `date` and its `weekday` in the client's locale (PROTOCOL.md, "Local
-    /// time"); nothing but the zone for a time no clock shows.
-    static func writeLocalTime(_ unix: Double, zone: LocalZone, titles: TitleFormatter, into out: inout JSONWriter) {
-        out.key("zone"); out.string(zone.name)
-        guard let (time, offset) = zone.civil(unix) else { return }
-        out.key("local"); out.string(time.iso(offset: offset))
-        out.key("date"); out.string(time.date)
-        out.key("weekday"); out.string(titles.phrases.weekdays[time.weekday])
+    /// One forecast point as a detail and a favorite's outlook show it: its time, UTC label, local
+    /// time, summary, icon and lines.
+    static func reportPoint(_ point: ForecastPoint, zone: LocalZone, titles: TitleFormatter) -> Report.Point {
+        Report.Point(time: point.time, label: UTCTime.text(point.time, withDate: true), local: localTime(point.time, zone: zone, titles: titles),
+                     summary: point.summary, icon: point.icon, lines: titles.forecastLines(point))
+    }
+
+    /// A time on the station's clock (`zone`), with the local time, date and weekday in the
+    /// client's locale unless no clock shows it (PROTOCOL.md, "Local time").
+    static func localTime(_ unix: Double, zone: LocalZone, titles: TitleFormatter) -> Report.LocalTime {
+        Report.LocalTime(zone: zone.name, civil: zone.civil(unix).map { time, offset in
+            (time.iso(offset: offset), time.date, titles.phrases.weekdays[time.weekday])
+        })
     }
 }

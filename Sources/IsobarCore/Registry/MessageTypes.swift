@@ -69,6 +69,16 @@ public struct MessageTypes: Sendable {
             + entries.filter { $0.consumers.contains(party) && ($0.topic == .plain || !$0.clientReceives) }.map(\.name)
     }
 
+    /// The per-client answers `party` (a bus client: `.attach`, `.gateway`) consumes, in table order.
+    public func answers(to party: Party) -> [String] {
+        perClientAnswers.filter { $0.consumers.contains(party) }.map(\.name)
+    }
+
+    /// The types only `party` writes, in table order (what a stage adds to the bus).
+    public func written(onlyBy party: Party) -> [String] {
+        entries.filter { $0.writers == [party] }.map(\.name)
+    }
+
     /// The prefixes of the per-client answers the gateway relays to the client named after them.
     public var relayedPrefixes: [String] { perClientAnswers.map { $0.name + "/" } }
 }

@@ -23,9 +23,16 @@ public protocol LineStage: Stage {
     func handle(line: UnsafeRawBufferPointer, now: Double, into out: inout JSONWriter)
     /// Timed work (sweeps, resync schedules), called about every `tickEvery` seconds.
     func tick(now: Double, into out: inout JSONWriter)
+    /// The stage's first words, before any input (a filter's `resync` request).
+    func start(into out: inout JSONWriter)
+    /// Takes the function that writes out a writer's lines at once and empties it, for a stage
+    /// that must not hold every answer to one input until `handle` returns (the filter's spill).
+    func spill(to write: @escaping (inout JSONWriter) -> Void)
 }
 
 extension LineStage {
     public var tickEvery: Double? { nil }
     public func tick(now: Double, into out: inout JSONWriter) {}
+    public func start(into out: inout JSONWriter) {}
+    public func spill(to write: @escaping (inout JSONWriter) -> Void) {}
 }

@@ -72,7 +72,7 @@ public final class BrokerSockets: @unchecked Sendable {
         context.shutdown()
         frontend.close()
         backend.close()
-        // The handler's only blocking call ends with ETERM on shutdown; the bound only guards exit.
+        // timer: a teardown grace: the handler's only blocking call ends with ETERM on shutdown; the bound only guards exit.
         _ = zap?.waitUntilStopped(timeout: .seconds(2))
     }
 }

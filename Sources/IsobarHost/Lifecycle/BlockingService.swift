@@ -4,17 +4,20 @@ import Synchronization
 import ServiceLifecycle
 import UnixSignals
 
-/// A process's blocking main loop (the broker's `zmq_proxy`, a plug's or `up`'s supervision,
-/// attach's input loop) as a swift-service-lifecycle `Service`, so every long-running isobar
+/// A process's blocking main loop (the broker's `zmq_proxy`, a bus stage's `zmq_poll`, attach's
+/// `poll`/`read` on stdin) as a swift-service-lifecycle `Service`, so every long-running isobar
 /// process stops through one path: a `ServiceGroup` whose graceful-shutdown signals are SIGTERM
 /// and SIGINT (fetch, the sample feed and the gateway are async services in the same kind of group).
 ///
-/// The loop runs on a thread of its own: it blocks in C calls (`zmq_poll`, `waitpid`, `read`),
-/// which must not hold a thread of the Swift concurrency pool. The first SIGTERM or SIGINT calls
-/// `stop`, an orderly stop the loop notices and returns from. A second signal calls `kill`
-/// (whatever must end at once), and so does a stop that overruns the budget given to
-/// `runUntilSignalled` (the group then cancels the service). Both are called on a fresh thread,
-/// since they may block.
+/// The loop runs on the one thread this service starts, because it blocks in a C call that must
+/// not hold a thread of the Swift concurrency pool: `zmq_proxy` (the broker: libzmq has no async
+/// form of it), `zmq_poll` (a bus stage: libzmq sockets are used by one thread), or `poll(2)` on
+/// stdin and a ``StopFlag``'s wake descriptor (attach). Nothing in it waits on a timeout: the
+/// first SIGTERM or SIGINT calls `stop`, which wakes the loop (a wake descriptor, a context
+/// shutdown) so it returns at once. A second signal calls `kill` (whatever must end at once), and
+/// so does a stop that overruns the budget given to `runUntilSignalled` (the group then cancels
+/// the service). `stop` and `kill` are called where the signal is handled and must not block:
+/// they only raise a flag and wake the loop.
 public final class BlockingService: Service, Sendable {
     public let name: String
     private let body: @Sendable () -> Int32
@@ -24,7 +27,8 @@ public final class BlockingService: Service, Sendable {
     private let result = Mutex<Int32?>(nil)
 
     /// `body` is the loop (its return value is the process's exit status); `stop` asks it to end in
-    /// order; `kill` makes it end now. `stop` and `kill` may be called while `body` has not started.
+    /// order; `kill` makes it end now. `stop` and `kill` may be called while `body` has not started,
+    /// and must return at once (raise a flag, write a wake descriptor, shut a context down).
     public init(name: String, body: @escaping @Sendable () -> Int32, stop: @escaping @Sendable () -> Void,
                 kill: @escaping @Sendable () -> Void) {
         self.name = name
@@ -50,10 +54,10 @@ public final class BlockingService: Service, Sendable {
                     thread.start()
                 }
             } onGracefulShutdown: {
-                Thread.detachNewThread { stop() }
+                stop()
             }
         } onCancel: {
-            Thread.detachNewThread { kill() }
+            kill()
         }
     }
 
@@ -61,9 +65,7 @@ public final class BlockingService: Service, Sendable {
     /// (``SignalledGroup``: SIGTERM/SIGINT stop it, a second one, or a stop over `stopBudget`, kills).
     public func runUntilSignalled(logger: Logger, stopBudget: Duration? = nil) async -> Int32 {
         let kill = self.kill
-        await SignalledGroup.run(self, name: name, logger: logger, stopBudget: stopBudget) {
-            Thread.detachNewThread { kill() }
-        }
+        await SignalledGroup.run(self, name: name, logger: logger, stopBudget: stopBudget, kill: kill)
         return status
     }
 }
