@@ -18,6 +18,8 @@ public final class FilterEngine: LineStage {
     public let options: FilterOptions
     private var snapshots: [Day: StationSnapshot] = [:]
     private var assembler = SnapshotAssembler()
+    /// Reads plain station lines in place (the snapshot load's fast path).
+    private var stationReader = StationLineReader()
     /// The plausibility rule shared with persist (future `fetchedAt`, shrunk snapshots).
     public private(set) var acceptance: SnapshotAcceptance
     private let interner = KeyInterner()
@@ -71,6 +73,7 @@ public final class FilterEngine: LineStage {
     /// (only differences are used; `isobar filter` passes a monotonic one).
     public func handle(line: UnsafeRawBufferPointer, now: Double, into out: inout JSONWriter) {
         clock = now
+        if receiveStation(line) { sweep(now: now); return }
         let object: JSONObject
         do {
             object = try JSONObject(parsing: line)
@@ -149,6 +152,20 @@ public final class FilterEngine: LineStage {
         try assembler.add(message)
     }
 
+    /// A plain station line read in place (`StationLineReader`), as `receive` would take it from
+    /// the general path; false for any other line, which the general path then reads.
+    private func receiveStation(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let read = stationReader.read(line, maxSeq: assembler.maxStations) else { return false }
+        let snapshot = UnsafeRawBufferPointer(rebasing: line[read.snapshot])
+        if let held = snapshots[read.day] {
+            if IDBytes.equal(held.id, snapshot) { return true }  // a replay of what we hold
+            // `==` on a non-ASCII id may equal other bytes (canonical equivalence): the general path decides.
+            guard held.id.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+        }
+        assembler.add(read.station, seq: read.seq, snapshot: snapshot)
+        return true
+    }
+
     private func complete(_ end: SnapshotEnd, line: [UInt8], now: Double, into out: inout JSONWriter) {
         if let ahead = acceptance.checkClock(end, now: wallClock()) {
             assembler.discard(end.snapshot)
@@ -180,7 +197,7 @@ public final class FilterEngine: LineStage {
             }
         }
         let outcome = acceptance.complete(end, assembler: &assembler)
-        switch outcome {
+        switch consume outcome {
         case .complete(let stations):
             if case .hold(let count, let held) = acceptance.judge(end, stations: stations, held: snapshots[end.day]?.stations.count) {
                 if options.shard.index == 0 {
@@ -188,7 +205,7 @@ public final class FilterEngine: LineStage {
                 }
                 return
             }
-            let snapshot = StationSnapshot(end: end, stations: stations, interner: interner)
+            let snapshot = StationSnapshot(end: end, stations: consume stations, interner: interner)  // laid out in place, not copied
             snapshots[end.day] = snapshot
             staleCounts[end.day] = nil  // counted afresh on the next tick
             if let first = snapshot.duplicateIDs.first {

@@ -44,28 +44,52 @@ public struct SnapshotAssembler: Sendable {
         let index: [String: Pending].Index
         if let last = lastIndex, IDBytes.equal(pending.keys[last], message.snapshot) {
             index = last  // the usual case: the same snapshot as the line before, no hashing
-        } else if let found = pending.index(forKey: message.snapshot) {
-            index = found
         } else {
-            lastIndex = nil
-            if pending.count >= maxPending, let oldest = pending.min(by: { $0.value.lastTouched < $1.value.lastTouched })?.key {
-                pending[oldest] = nil
-            }
-            pending[message.snapshot] = Pending(lastTouched: clock)
-            guard let added = pending.index(forKey: message.snapshot) else { return }
-            index = added
+            guard let found = pendingIndex(named: message.snapshot) else { return }
+            index = found
         }
+        place(message.station, seq: message.seq, at: index)
+    }
+
+    /// Adds one station whose snapshot id is `snapshot`'s bytes (UTF-8) and whose seq the caller
+    /// checked is below `maxStations` (the filter's in-place station reader): the same as
+    /// `add(_:)`, without making a `String` of the id for every line of the same snapshot.
+    mutating func add(_ station: consuming Station, seq: Int, snapshot: UnsafeRawBufferPointer) {
+        guard seq < maxStations else { return }
+        clock += 1
+        let index: [String: Pending].Index
+        if let last = lastIndex, IDBytes.equal(pending.keys[last], snapshot) {
+            index = last
+        } else {
+            guard let found = pendingIndex(named: String(decoding: snapshot, as: UTF8.self)) else { return }
+            index = found
+        }
+        place(station, seq: seq, at: index)
+    }
+
+    /// Where `snapshot` is in `pending`, added (evicting the least recently touched) when new.
+    private mutating func pendingIndex(named snapshot: String) -> [String: Pending].Index? {
+        if let found = pending.index(forKey: snapshot) { return found }
+        lastIndex = nil
+        if pending.count >= maxPending, let oldest = pending.min(by: { $0.value.lastTouched < $1.value.lastTouched })?.key {
+            pending[oldest] = nil
+        }
+        pending[snapshot] = Pending(lastTouched: clock)
+        return pending.index(forKey: snapshot)
+    }
+
+    private mutating func place(_ station: consuming Station, seq: Int, at index: [String: Pending].Index) {
         lastIndex = index
         // Mutated in place through the index (no copy of the pending arrays, no second lookup).
         pending.values[index].lastTouched = clock
         let held = pending.values[index].stations.count
-        if message.seq == held {
-            pending.values[index].stations.append(message.station)
+        if seq == held {
+            pending.values[index].stations.append(station)
             while let next = pending.values[index].early.removeValue(forKey: pending.values[index].stations.count) {
                 pending.values[index].stations.append(next)
             }
-        } else if message.seq > held {
-            pending.values[index].early[message.seq] = message.station
+        } else if seq > held {
+            pending.values[index].early[seq] = station
         }  // else: a duplicate of a station already held
     }
 
