@@ -137,7 +137,7 @@ extension FilterEngine {
     }
 
     /// The client's list as `pinned` (``Pinned``): each favorite with what it shows on both days.
-    private func writePinned(_ name: String, reason: String, into out: inout JSONWriter) {
+    func writePinned(_ name: String, reason: String, into out: inout JSONWriter) {
         guard var list = favoriteLists[name] else { return }
         let outlooks = favoriteOutlooks(name, list.entries, into: &out)
         list.sent = favoritesFingerprint(name, list)
