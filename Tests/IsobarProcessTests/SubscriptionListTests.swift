@@ -72,7 +72,7 @@ import Testing
                 }
             }
         }
-        #expect(plugged == ["persist": PersistStage.subscriptions, "fetch": FeedFetcher.subscriptions])
+        #expect(plugged == ["persist": PersistStage.subscriptions, "fetch": FeedFetcher.subscriptions, "forecast": ForecastEngine.subscriptions])
         #expect(onTheBus == ["filter", "format", "places"])
     }
 
