@@ -3,12 +3,9 @@
 /// radius and place, and the nearest station of the client's day within the radius with its
 /// distance and bearing and current values, or `"station":null` when none is in reach.
 struct Ambient {
-    /// The station in reach, how far from the point (km, rounded to metres) and which way.
-    struct Hit {
-        var station: Station
-        var distanceKm: Double
-        var bearing: Double
-    }
+    /// The station in reach, how far from the point (km, rounded to metres) and which way: the
+    /// same triple as `closest`'s nearest station.
+    typealias Hit = Closest.Hit
 
     var client: String
     var day: Day
