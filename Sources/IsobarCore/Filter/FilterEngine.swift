@@ -92,20 +92,20 @@ public final class FilterEngine: LineStage {
     func handle(_ object: JSONObject, now: Double, into out: inout JSONWriter) throws(MessageError) {
         let type = try object.requireName("type", maxLength: .max)
         guard options.shard.isWhole || serves(type: type, object) else { return }
-        switch type {
-        case "station": try receive(StationMessage(from: object))
-        case "snapshot": complete(try SnapshotEnd(from: object), line: Array(object.rawBytes), now: now, into: &out)
-        case "viewport": try update(Viewport(from: object), now: now, into: &out)
-        case "select": try select(Select(from: object), now: now, into: &out)
-        case "resync": try resync(Resync(from: object), now: now, into: &out)
-        case "lease": lease(try Lease(from: object), now: now, into: &out)
-        case "leave": leave(try Leave(from: object))
-        case "nearest": nearest(try NearestRequest(from: object), now: now, into: &out)
-        case "search": search(try SearchRequest(from: object), now: now, into: &out)
-        case "favorite": try favorite(FavoriteRequest(from: object), now: now, into: &out)
-        case "detail": try detail(DetailRequest(from: object), now: now, into: &out)
-        case "spot": spot(try Spot(from: object), now: now, into: &out)
-        case "forecast": receive(try ForecastMessage(from: object), now: now, into: &out)
+        switch MessageName(rawValue: type) {
+        case .station: try receive(StationMessage(from: object))
+        case .snapshot: complete(try SnapshotEnd(from: object), line: Array(object.rawBytes), now: now, into: &out)
+        case .viewport: try update(Viewport(from: object), now: now, into: &out)
+        case .select: try select(Select(from: object), now: now, into: &out)
+        case .resync: try resync(Resync(from: object), now: now, into: &out)
+        case .lease: lease(try Lease(from: object), now: now, into: &out)
+        case .leave: leave(try Leave(from: object))
+        case .nearest: nearest(try NearestRequest(from: object), now: now, into: &out)
+        case .search: search(try SearchRequest(from: object), now: now, into: &out)
+        case .favorite: try favorite(FavoriteRequest(from: object), now: now, into: &out)
+        case .detail: try detail(DetailRequest(from: object), now: now, into: &out)
+        case .spot: spot(try Spot(from: object), now: now, into: &out)
+        case .forecast: receive(try ForecastMessage(from: object), now: now, into: &out)
         default:
             out.raw(object.rawBytes)
             out.newline()
@@ -116,9 +116,10 @@ public final class FilterEngine: LineStage {
     /// client message without a usable client name only on shard 0 (so its error is reported
     /// once); anything else (snapshots, leases, a bare resync) on every shard.
     private func serves(type: String, _ object: JSONObject) -> Bool {
-        guard ClientPartition.routedTypes.contains(type) || type == "resync" else { return true }
+        let isResync = type == MessageName.resync.rawValue
+        guard ClientPartition.routedTypes.contains(type) || isResync else { return true }
         guard let client = ErrorMessage.client(of: object) else {
-            return type == "resync" && object.field("client") == nil ? true : options.shard.index == 0
+            return isResync && object.field("client") == nil ? true : options.shard.index == 0
         }
         return options.shard.owns(client: client)
     }
