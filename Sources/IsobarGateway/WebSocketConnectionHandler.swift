@@ -8,8 +8,9 @@ import NIOWebSocket
 
 /// One WebSocket map client as a NIO channel handler on its channel's event loop: it registers the
 /// client with the ``GatewayHub``, applies the rate limit to each message it reads and hands it to
-/// the hub, writes what the bus sends the client from its bounded ``Outbox``, answers pings, pings
-/// the peer, and runs the close handshake; when the channel goes, it unregisters (the hub
+/// the hub, writes what the bus sends the client from its bounded ``Outbox``, answers pings, keeps
+/// the connection alive (an unsolicited pong after `--ping` of its own silence, a ping when the
+/// peer was silent for `--ping-every` intervals), and runs the close handshake; when the channel goes, it unregisters (the hub
 /// publishes `leave`).
 ///
 /// There is no task or timer per connection: an idle client is its channel and this handler, which
