@@ -75,7 +75,7 @@ public final class GatewayHub: @unchecked Sendable {
         self.options = options
         self.metrics = metrics
         self.logger = logger
-        sweepers = PingSweepers(interval: options.pingInterval)
+        sweepers = PingSweepers(timing: options.pingTiming)
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

@@ -27,6 +27,7 @@ final class WSFleet: @unchecked Sendable {
     private var connected = 0
     private var closed = 0
     private var pings = 0
+    private var pongs = 0
     private var failed: [String] = []
     private(set) var latencies: [Double] = []
     private var stepsDone = 0
@@ -48,6 +49,8 @@ final class WSFleet: @unchecked Sendable {
     var closedCount: Int { lock.lock(); defer { lock.unlock() }; return closed }
     /// Pings received (and answered with a pong) from the gateway, all clients together.
     var pingsAnswered: Int { lock.lock(); defer { lock.unlock() }; return pings }
+    /// Unsolicited pongs (keepalives) received from the gateway, all clients together; none is answered.
+    var keepalivesReceived: Int { lock.lock(); defer { lock.unlock() }; return pongs }
 
     /// Connects one client that sends `first` and then only listens (an idle map).
     func connectIdle(name: String, first: String) {
@@ -122,6 +125,12 @@ final class WSFleet: @unchecked Sendable {
     func pinged() {
         lock.lock()
         pings += 1
+        lock.unlock()
+    }
+    /// An unsolicited pong (the gateway's keepalive), counted like a ping.
+    func keptAlive() {
+        lock.lock()
+        pongs += 1
         lock.unlock()
     }
     /// One step answered. The waiting thread is woken only at every 1,000th step (it also looks
@@ -243,6 +252,8 @@ private final class WSBenchClient: ChannelInboundHandler, RemovableChannelHandle
         case .ping:
             fleet.pinged()
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            fleet.keptAlive()
         case .text:
             guard let version = WSFleet.version(in: frame.data.readableBytesView) else { return }
             switch phase {
