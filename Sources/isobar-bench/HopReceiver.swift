@@ -116,6 +116,7 @@ final class HopReceiver: Sendable {
     /// The thread: poll, receive what is waiting, count it.
     private func receive(on socket: ZMQSocket) {
         defer { socket.close() }
+        var heardAny = false
         while true {
             let (closed, active, since) = state.withLock { state in
                 (state.closed, state.run.map { $0.end == nil } ?? false, state.run?.lastProgress ?? .now)
@@ -134,7 +135,10 @@ final class HopReceiver: Sendable {
             if events[1].contains(.readable) { wake.drain() }
             if events[0].contains(.readable) {
                 while let message = try? socket.receiveMessageNonBlocking() {
-                    heard.raise()
+                    if !heardAny {
+                        heard.raise()
+                        heardAny = true
+                    }
                     if let payload = message.frames.last { count(payload) }
                 }
             } else if active && ContinuousClock.now - since >= Self.stallGuard {

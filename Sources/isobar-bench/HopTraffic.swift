@@ -72,8 +72,10 @@ struct HopTraffic {
     /// Runs the workload once: `send` publishes one message (or adds it to a batch); `flush` sends
     /// what a batching sender holds, called whenever the sender is about to wait and at the end.
     /// The receiver counts lines, not frames, so a batched frame counts every line in it.
-    /// With `window` lines unanswered the sender awaits room (the receiver resumes it); a run
-    /// whose receiver stalls (`HopReceiver.stallGuard`) ends with the rest counted as lost.
+    /// With `window` lines unanswered the sender awaits room for an eighth of the window (the
+    /// receiver resumes it then: one wake per `window / 8` lines, not one per frame, so the
+    /// harness never paces the path it measures); a run whose receiver stalls
+    /// (`HopReceiver.stallGuard`) ends with the rest counted as lost.
     func run(send: (inout [UInt8]) -> Void, flush: () -> Void = {}, receiver: HopReceiver) async -> Result {
         receiver.begin(total: count)
         var message = template()
@@ -81,7 +83,7 @@ struct HopTraffic {
         for n in 0..<count {
             if n - receiver.receivedCount >= window {
                 flush()
-                guard await receiver.room(n - window + 1) else { break }
+                guard await receiver.room(n - window + max(1, window / 8)) else { break }
             }
             HopTraffic.setNumber(n, in: &message)
             send(&message)
