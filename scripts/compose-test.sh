@@ -39,7 +39,9 @@ sudo=""
 
 start=$(date +%s)
 step_start=$start
-log() { echo "compose-test: $*" >&2; }
+# The first failure is said again as the run's last line: the containers' logs dumped on failure come between.
+failure=
+log() { echo "compose-test: $*" >&2; case $* in FAIL*) failure=${failure:-$*} ;; esac; }
 step() { # step NAME: prints how long the previous step took
   local now; now=$(date +%s)
   log "[$((now - start))s total, +$((now - step_start))s] $*"
@@ -195,7 +197,7 @@ dump_logs() {
   local c
   for c in $(cids); do
     echo "----- logs of $($podman inspect -f '{{.Name}}' "$c") (last 25 lines)" >&2
-    $podman logs --tail 25 "$c" 2>&1 | grep -v 'unable to get systemd connection' >&2 || true
+    $podman logs --tail 25 "$c" 2>&1 | grep -v 'unable to get systemd connection' | cut -c1-400 >&2 || true
   done
 }
 status=1
@@ -214,7 +216,7 @@ cleanup() {
   [ -z "$old_image" ] || [ "$old_image" = "$new_image" ] || $podman rmi "$old_image" >/dev/null 2>&1
   [ "$status" -eq 0 ] && rm -rf "$work"
   local now; now=$(date +%s)
-  if [ "$status" -eq 0 ]; then log "PASS in $((now - start))s"; else log "FAIL after $((now - start))s (work files: $work)"; fi
+  if [ "$status" -eq 0 ]; then log "PASS in $((now - start))s"; else echo "compose-test: FAIL after $((now - start))s (work files: $work): ${failure:-see above}" >&2; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

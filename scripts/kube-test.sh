@@ -32,7 +32,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/initial-region.sh"
 
 start=$(date +%s)
 step_start=$start
-log() { echo "kube-test: $*" >&2; }
+# The first failure is said again as the run's last line: the pods' logs dumped on failure come between.
+failure=
+log() { echo "kube-test: $*" >&2; case $* in FAIL*) failure=${failure:-$*} ;; esac; }
 step() {
   local now; now=$(date +%s)
   log "[$((now - start))s total, +$((now - step_start))s] $*"
@@ -91,7 +93,7 @@ dump_logs() {
   local c
   for c in $($podman ps -a --format '{{.Names}}' | grep "^$prefix-" | grep -v -- '-infra$' || true); do
     echo "----- logs of $c (last 20 lines)" >&2
-    $podman logs --tail 20 "$c" 2>&1 | grep -v 'systemd' >&2 || true
+    $podman logs --tail 20 "$c" 2>&1 | grep -v 'systemd' | cut -c1-400 >&2 || true
   done
 }
 cleanup() {
@@ -117,7 +119,7 @@ cleanup() {
   fi
   [ "$status" -eq 0 ] && rm -rf "$work"
   local now; now=$(date +%s)
-  if [ "$status" -eq 0 ]; then log "PASS in $((now - start))s"; else log "FAIL after $((now - start))s (work files: $work)"; fi
+  if [ "$status" -eq 0 ]; then log "PASS in $((now - start))s"; else echo "kube-test: FAIL after $((now - start))s (work files: $work): ${failure:-see above}" >&2; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
