@@ -20,6 +20,9 @@ public final class ZMQSocket: @unchecked Sendable {
     public let context: ZMQContext
     /// The raw handle, nil once closed.
     private(set) var handle: UnsafeMutableRawPointer?
+    /// The ZMTP heartbeat interval asked for (`heartbeatInterval`, 0: none): what connections to
+    /// another host get; connections that stay on this host get none (``ZMQEndpointScope``).
+    private var heartbeatMilliseconds: Int32 = 0
 
     /// Creates a socket and applies `options` (by default `ZMQSocketOption.defaults`, which bound
     /// queues and message size and make close() fast) before it is bound or connected.
@@ -63,6 +66,7 @@ public final class ZMQSocket: @unchecked Sendable {
     /// Sets one option. Most options affect only connections made afterwards: set them before bind/connect.
     public func set(_ option: ZMQSocketOption) throws(ZMQError) {
         let handle = try openHandle("zmq_setsockopt(\(option.name))")
+        if case .heartbeatInterval(let milliseconds) = option { heartbeatMilliseconds = milliseconds }
         let (number, value) = option.encoded
         let (rc, code) = value.withUnsafeBytes { buffer in
             let rc = zmq_setsockopt(handle, number, buffer.baseAddress, buffer.count)
@@ -74,6 +78,7 @@ public final class ZMQSocket: @unchecked Sendable {
     /// Accepts connections on `endpoint` (`tcp://127.0.0.1:5559`, `tcp://127.0.0.1:*` for an ephemeral
     /// port, `ipc:///tmp/x.sock`, `inproc://name`). See `lastEndpoint()` for the port actually bound.
     public func bind(_ endpoint: String) throws(ZMQError) {
+        try heartbeat(for: endpoint)
         let handle = try openHandle("zmq_bind(\(endpoint))")
         if zmq_bind(handle, endpoint) != 0 { throw ZMQError.last("zmq_bind(\(endpoint))") }
     }
@@ -81,8 +86,30 @@ public final class ZMQSocket: @unchecked Sendable {
     /// Connects to `endpoint`. Returns at once: libzmq connects (and reconnects, per RECONNECT_IVL)
     /// in the background, so the peer may start later.
     public func connect(_ endpoint: String) throws(ZMQError) {
+        try heartbeat(for: endpoint)
         let handle = try openHandle("zmq_connect(\(endpoint))")
         if zmq_connect(handle, endpoint) != 0 { throw ZMQError.last("zmq_connect(\(endpoint))") }
+    }
+
+    /// Sets the heartbeat of the connections `endpoint` makes (libzmq copies the options into each
+    /// connection when it is made): the interval asked for to another host, none on this host.
+    private func heartbeat(for endpoint: String) throws(ZMQError) {
+        guard heartbeatMilliseconds > 0 else { return }
+        let wanted = ZMQEndpointScope(endpoint) == .network ? heartbeatMilliseconds : 0
+        let handle = try openHandle("zmq_setsockopt(ZMQ_HEARTBEAT_IVL)")
+        var value = wanted
+        if zmq_setsockopt(handle, ZMQ_HEARTBEAT_IVL, &value, MemoryLayout<Int32>.size) != 0 {
+            throw ZMQError.last("zmq_setsockopt(ZMQ_HEARTBEAT_IVL)")
+        }
+    }
+
+    /// The ZMTP heartbeat interval the next connection gets (ZMQ_HEARTBEAT_IVL, milliseconds; 0: none).
+    public func heartbeatInterval() throws(ZMQError) -> Int32 {
+        let handle = try openHandle("zmq_getsockopt(ZMQ_HEARTBEAT_IVL)")
+        var value: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        if zmq_getsockopt(handle, ZMQ_HEARTBEAT_IVL, &value, &size) != 0 { throw ZMQError.last("zmq_getsockopt(ZMQ_HEARTBEAT_IVL)") }
+        return value
     }
 
     /// Stops accepting on an endpoint given to `bind`.

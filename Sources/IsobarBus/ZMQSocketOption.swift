@@ -74,7 +74,9 @@ public enum ZMQSocketOption: Sendable {
         // after the link returns). A PING every second and 3 s of silence close the dead connection;
         // reconnecting, each attempt gives up after 500 ms, so a SYN goes out at least about every
         // second until the link is back. 3 s is far beyond any pause of libzmq's I/O thread on a
-        // loaded machine, so a live connection is never cut for being slow.
+        // loaded machine, so a live connection is never cut for being slow. Only connections to
+        // another host heartbeat: `ZMQSocket.connect`/`bind` turn it off for an endpoint on this host
+        // (`ZMQEndpointScope`), where there is no link to lose and it was an idle pipeline's main bus cost.
         .heartbeatInterval(milliseconds: 1_000),
         .heartbeatTimeout(milliseconds: 3_000),
         .connectTimeout(milliseconds: 500),

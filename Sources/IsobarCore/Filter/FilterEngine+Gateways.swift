@@ -46,6 +46,7 @@ extension FilterEngine {
         client.gateway = gateway
         client.ref = ref
         client.tallyEntry = 0
+        clientsWithoutGateway[client.viewport.client] = gateway == nil ? client : nil
         guard let gateway else { return }
         let entry = LeaseDigest.entry(client: client.viewport.client, ref: ref, version: client.version)
         gateways[gateway, default: GatewayTally()].clients += 1
@@ -67,6 +68,7 @@ extension FilterEngine {
     func remove(_ client: ClientState) {
         attach(client, to: nil, ref: 0)
         clients[client.viewport.client] = nil
+        clientsWithoutGateway[client.viewport.client] = nil
         forgetFavorites(of: client.viewport.client)
     }
 }
