@@ -83,7 +83,8 @@ public enum BusStage {
         do {
             let socketOptions = try BusSecurity.connectingSocketOptions()
             context = try ZMQContext()
-            pub = try ZMQSocket(context, .pub, options: socketOptions)
+            // XPUB: a PUB that also hears the subscriptions, so its answers can be coalesced.
+            pub = try ZMQSocket(context, .xpub, options: socketOptions)
             try pub.connect(options.endpoints.frontend)
             sub = try ZMQSocket(context, .sub, options: socketOptions)
             for topic in options.subscriptions { try sub.subscribe(topic) }
@@ -105,7 +106,7 @@ public enum BusStage {
         // The engine's closures are used on the loop's thread only (handed over once, at start).
         let engine = UncheckedBox((start: start, tick: tick, handle: handle, spill: spill))
         let service = BlockingService(name: options.name, body: {
-            let publisher = PlugPublisher(socket: pub, stage: options.name, logger: logger)
+            let publisher = PlugPublisher(socket: pub, stage: options.name, logger: logger, coalescing: true)
             engine.value.spill { Loop.publish(&$0, with: publisher) }
             var loop = Loop(options: options, sub: sub, publisher: publisher, wake: wake, stopping: stopping,
                             logger: logger, start: engine.value.start, tick: engine.value.tick, handle: engine.value.handle)
@@ -229,6 +230,7 @@ public enum BusStage {
         /// Publishes a writer's lines and empties it.
         static func publish(_ writer: inout JSONWriter, with publisher: PlugPublisher) {
             guard !writer.bytes.isEmpty else { return }
+            publisher.takeSubscriptions()
             writer.bytes.withUnsafeBytes { all in
                 TopicBatch.forEachLine(in: all) { publisher.publish(line: $0, trusted: true) }
             }
