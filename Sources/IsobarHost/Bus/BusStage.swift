@@ -8,11 +8,14 @@ import Logging
 /// same engine that reads stdin and writes stdout, fed straight from a SUB socket and publishing
 /// straight to a PUB socket, with no `isobar plug` process and no pipes between.
 ///
-/// What goes on the bus is what `isobar plug` would publish for the same stage: every received
-/// message's lines (one, or a batch; see `TopicBatch`) are handed to the engine in order, and
-/// every line the engine writes is published under the topic derived from it (`TopicDeriver`,
-/// the plug's own check, so a malformed line still becomes an `error` message), consecutive lines
-/// of one topic batched. An input line over `maxLineLength` becomes one `error` message, as on
+/// What goes on the bus is what `isobar plug` would publish for the same stage, line for line:
+/// every received message's lines (one, a batch or a group frame; see `TopicBatch`) are handed to
+/// the engine in order, and every line the engine writes is published under the topic derived
+/// from it (`TopicDeriver`, the plug's own check, so a malformed line still becomes an `error`
+/// message), consecutive lines of one topic batched and, unlike the plug, consecutive lines of one
+/// type for different clients coalesced under their group frame `T/` while no subscriber is
+/// narrower (its PUB socket is an XPUB that hears the subscriptions; PROTOCOL.md, "Group
+/// frames"). An input line over `maxLineLength` becomes one `error` message, as on
 /// stdin. What it saves per message: the plug's receive, its write into the stage's stdin, the
 /// stage's read and line split, its write to stdout, the plug's read and split, and two thread
 /// hand-offs (BENCHMARKS.md, "Built-in stages on the bus").
