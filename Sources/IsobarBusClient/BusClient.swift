@@ -9,15 +9,27 @@ import Synchronization
 /// One thread owns the SUB socket (never the Swift concurrency pool): it waits in `zmq_poll` on the
 /// socket and a wake descriptor (``WakePipe``) with no timeout, except until the next of its timers
 /// (``every(_:_:)``) is due. `onMessage` is called there with the topic and each JSON line (a
-/// batched bus message, see `TopicBatch`, is split); so are the timers' actions. `close()` signals
+/// batched bus message, see `TopicBatch`, is split; a group frame's lines each come with the topic
+/// derived from the line); so are the timers' actions. `close()` signals
 /// the wake descriptor: the thread ends at once, whatever it was waiting for.
 /// Publishing is thread-safe (a `Mutex` around the PUB socket; a PUB send never blocks).
 public final class BusClient: Sendable {
     /// What `publish` uses, only under the mutex.
     struct Publisher: ~Copyable {
+        /// An XPUB socket: a PUB that also hears which subscriptions exist (for `groups`).
         let socket: ZMQSocket
         /// `publish(ownLine:)`'s topic buffer, reused.
         var ownDeriver = TopicDeriver()
+        /// The subscriptions behind the broker, as far as coalescing needs them (`publish(lines:)`).
+        var groups = SubscriptionGroups()
+
+        /// Takes the subscription changes waiting on the socket (every publish does, so they never
+        /// pile up).
+        mutating func takeSubscriptions() {
+            var groups = self.groups
+            while (try? socket.receiveInPlace(blocking: false, { _, first, _ in groups.apply(first) })) != nil {}
+            self.groups = groups
+        }
     }
 
     /// Where the receive thread is; timers added before it starts wait in `idle`.
@@ -65,7 +77,7 @@ public final class BusClient: Sendable {
         }
         control = Control(wake: wake, finished: finished)
         context = try ZMQContext()
-        let publisher = try ZMQSocket(context, .pub, options: options)
+        let publisher = try ZMQSocket(context, .xpub, options: options)
         subscriber = try ZMQSocket(context, .sub, options: options)
         try publisher.connect(endpoints.frontend)
         try subscriber.connect(endpoints.backend)
@@ -174,8 +186,21 @@ public final class BusClient: Sendable {
     /// Hands each line of a two-frame message to `onMessage` (a one-line payload without a copy).
     private static func deliver(_ message: ZMQMessage, to onMessage: (_ topic: String, _ payload: [UInt8]) -> Void) {
         guard message.isTopicAndPayload else { return }
-        let topic = message.topic
         let payload = message.payload
+        let frame = message.frames[0]
+        if frame.withUnsafeBytes({ TopicBatch.isGroup($0) }) {
+            // A group frame (`T/`): lines of several topics, each line's own derived from it; a
+            // line outside the group (which ZeroMQ's filter did not see) is dropped.
+            var deriver = TopicDeriver()
+            payload.withUnsafeBytes { raw in
+                TopicBatch.forEachLine(in: raw) { line in
+                    guard deriver.deriveTrusted(line), deriver.topic.starts(with: frame) else { return }
+                    onMessage(String(decoding: deriver.topic, as: UTF8.self), Array(line))
+                }
+            }
+            return
+        }
+        let topic = message.topic
         let batched = payload.withUnsafeBytes { raw in
             raw.baseAddress.map { memchr($0, 0x0A, raw.count) != nil } ?? false
         }
@@ -191,7 +216,10 @@ public final class BusClient: Sendable {
     @discardableResult
     public func publish(_ line: [UInt8]) -> Bool {
         guard let topic = line.withUnsafeBytes({ Topic.derive(fromLine: $0) }) else { return false }
-        return publisher.withLock { (try? $0.socket.send(topic: topic, payload: line)) ?? false }
+        return publisher.withLock { publisher in
+            publisher.takeSubscriptions()
+            return (try? publisher.socket.send(topic: topic, payload: line)) ?? false
+        }
     }
 
     @discardableResult
@@ -203,6 +231,7 @@ public final class BusClient: Sendable {
     @discardableResult
     public func publish(ownLine line: [UInt8]) -> Bool {
         publisher.withLock { publisher in
+            publisher.takeSubscriptions()
             guard line.withUnsafeBytes({ publisher.ownDeriver.deriveTrusted($0) }) else { return false }
             let socket = publisher.socket
             return publisher.ownDeriver.topic.withUnsafeBytes { topic in
@@ -212,13 +241,16 @@ public final class BusClient: Sendable {
     }
 
     /// Publishes many lines at once, consecutive lines of one topic batched into one bus message
-    /// (`TopicBatch`). Returns how many lines were taken (a line without a string `type` is not).
+    /// (`TopicBatch`), and consecutive lines of one type coalesced under its group frame while no
+    /// subscriber is narrower (`SubscriptionGroups`, learnt from the XPUB socket). Returns how many lines were taken (a line without a string `type` is not).
     @discardableResult
     public func publish(lines: [[UInt8]]) -> Int {
         var batch = TopicBatch()
         var deriver = TopicDeriver()
         var taken = 0
         return publisher.withLock { publisher in
+            publisher.takeSubscriptions()
+            batch.groups = publisher.groups
             let socket = publisher.socket
             let send: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void = { topic, payload in
                 _ = try? socket.send(topicBytes: topic, payload: payload)

@@ -15,6 +15,12 @@ import Darwin
 /// sender's libzmq, the broker's proxy (twice), the receiver's libzmq and its poll loop.
 ///
 /// ZeroMQ still filters by topic per frame, so a subscriber sees exactly the lines it subscribed to.
+///
+/// Coalescing (`groups` set): consecutive lines of different topics of one type leave under the
+/// group frame `T/` (`annotations/` for `annotations/alice` and `annotations/bob`) while no
+/// subscription narrower than the group is known (`SubscriptionGroups`); a receiver derives each
+/// line's topic from the line (PROTOCOL.md, "Group frames"). It saves the per-message cost where
+/// topics differ per client: a filter's `visible` lines, a formatter's `annotations`.
 public struct TopicBatch: Sendable {
     /// The largest payload a batch grows to (a single longer line still goes, alone).
     public let capacity: Int
@@ -24,6 +30,12 @@ public struct TopicBatch: Sendable {
     public private(set) var payload: [UInt8] = []
     /// How many lines `payload` holds.
     public private(set) var lines = 0
+    /// Coalescing, when set: consecutive lines of different topics in one group (`annotations/alice`,
+    /// `annotations/bob`) share a payload sent under the group frame `T/` (`TopicBatch.group(of:)`)
+    /// while `groups` allows it (no subscription narrower than the group). Nil: same-topic batches only.
+    public var groups: SubscriptionGroups?
+    /// Whether the lines held have different topics (then the frame sent is their group's).
+    public private(set) var mixed = false
 
     public static let defaultCapacity = Limits.batchBytes
 
@@ -40,8 +52,17 @@ public struct TopicBatch: Sendable {
         topic newTopic: UnsafeRawBufferPointer, line: UnsafeRawBufferPointer,
         send: (_ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> Void
     ) {
-        if lines > 0 && (payload.count + 1 + line.count > capacity || !topic.elementsEqual(newTopic)) {
-            flush(send)
+        if lines > 0 {
+            if payload.count + 1 + line.count > capacity {
+                flush(send)
+            } else if !topic.elementsEqual(newTopic) {
+                if let groups, let group = Self.group(of: topic), newTopic.count > group,
+                   topic[0..<group].elementsEqual(newTopic[0..<group]), groups.allows(topic[0..<group]) {
+                    mixed = true
+                } else {
+                    flush(send)
+                }
+            }
         }
         if lines == 0 {
             topic.removeAll(keepingCapacity: true)
@@ -57,10 +78,26 @@ public struct TopicBatch: Sendable {
     public mutating func flush(_ send: (_ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> Void) {
         guard lines > 0 else { return }
         topic.withUnsafeBytes { topicBytes in
-            payload.withUnsafeBytes { send(topicBytes, $0) }
+            let frame = mixed ? UnsafeRawBufferPointer(rebasing: topicBytes[0..<(Self.group(of: topic) ?? topicBytes.count)]) : topicBytes
+            payload.withUnsafeBytes { send(frame, $0) }
         }
         payload.removeAll(keepingCapacity: payload.capacity <= 4 * capacity)
         lines = 0
+        mixed = false
+    }
+
+    /// The length of a topic's group frame `T/` (its first segment and the `/` after it), or nil
+    /// for a topic without `/` (it has no group: such lines are only batched with their own topic).
+    public static func group(of topic: [UInt8]) -> Int? {
+        topic.firstIndex(of: 0x2F).map { $0 + 1 }
+    }
+
+    /// Whether a received topic frame is a group frame `T/` (one `/`, at its end): its lines may
+    /// have different topics, each derived from the line itself. No message's own topic has this
+    /// shape (a `client` is never empty).
+    public static func isGroup(_ frame: UnsafeRawBufferPointer) -> Bool {
+        guard let last = frame.last, last == 0x2F, frame.count > 1 else { return false }
+        return frame.firstIndex(of: 0x2F) == frame.count - 1
     }
 
     /// Calls `body` with each line of a received payload (the pieces between `\n`s; empty pieces

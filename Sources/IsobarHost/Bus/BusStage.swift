@@ -8,11 +8,14 @@ import Logging
 /// same engine that reads stdin and writes stdout, fed straight from a SUB socket and publishing
 /// straight to a PUB socket, with no `isobar plug` process and no pipes between.
 ///
-/// What goes on the bus is what `isobar plug` would publish for the same stage: every received
-/// message's lines (one, or a batch; see `TopicBatch`) are handed to the engine in order, and
-/// every line the engine writes is published under the topic derived from it (`TopicDeriver`,
-/// the plug's own check, so a malformed line still becomes an `error` message), consecutive lines
-/// of one topic batched. An input line over `maxLineLength` becomes one `error` message, as on
+/// What goes on the bus is what `isobar plug` would publish for the same stage, line for line:
+/// every received message's lines (one, a batch or a group frame; see `TopicBatch`) are handed to
+/// the engine in order, and every line the engine writes is published under the topic derived
+/// from it (`TopicDeriver`, the plug's own check, so a malformed line still becomes an `error`
+/// message), consecutive lines of one topic batched and, unlike the plug, consecutive lines of one
+/// type for different clients coalesced under their group frame `T/` while no subscriber is
+/// narrower (its PUB socket is an XPUB that hears the subscriptions; PROTOCOL.md, "Group
+/// frames"). An input line over `maxLineLength` becomes one `error` message, as on
 /// stdin. What it saves per message: the plug's receive, its write into the stage's stdin, the
 /// stage's read and line split, its write to stdout, the plug's read and split, and two thread
 /// hand-offs (BENCHMARKS.md, "Built-in stages on the bus").
@@ -83,7 +86,8 @@ public enum BusStage {
         do {
             let socketOptions = try BusSecurity.connectingSocketOptions()
             context = try ZMQContext()
-            pub = try ZMQSocket(context, .pub, options: socketOptions)
+            // XPUB: a PUB that also hears the subscriptions, so its answers can be coalesced.
+            pub = try ZMQSocket(context, .xpub, options: socketOptions)
             try pub.connect(options.endpoints.frontend)
             sub = try ZMQSocket(context, .sub, options: socketOptions)
             for topic in options.subscriptions { try sub.subscribe(topic) }
@@ -105,7 +109,7 @@ public enum BusStage {
         // The engine's closures are used on the loop's thread only (handed over once, at start).
         let engine = UncheckedBox((start: start, tick: tick, handle: handle, spill: spill))
         let service = BlockingService(name: options.name, body: {
-            let publisher = PlugPublisher(socket: pub, stage: options.name, logger: logger)
+            let publisher = PlugPublisher(socket: pub, stage: options.name, logger: logger, coalescing: true)
             engine.value.spill { Loop.publish(&$0, with: publisher) }
             var loop = Loop(options: options, sub: sub, publisher: publisher, wake: wake, stopping: stopping,
                             logger: logger, start: engine.value.start, tick: engine.value.tick, handle: engine.value.handle)
@@ -229,6 +233,7 @@ public enum BusStage {
         /// Publishes a writer's lines and empties it.
         static func publish(_ writer: inout JSONWriter, with publisher: PlugPublisher) {
             guard !writer.bytes.isEmpty else { return }
+            publisher.takeSubscriptions()
             writer.bytes.withUnsafeBytes { all in
                 TopicBatch.forEachLine(in: all) { publisher.publish(line: $0, trusted: true) }
             }

@@ -24,10 +24,11 @@ final class PlugPublisher: @unchecked Sendable {
     private let stage: String
     private let logger: Logger
 
-    init(socket: ZMQSocket, stage: String, logger: Logger) {
+    init(socket: ZMQSocket, stage: String, logger: Logger, coalescing: Bool = false) {
         self.socket = socket
         self.stage = stage
         self.logger = logger
+        if coalescing { shared.withLock { $0.batch.groups = SubscriptionGroups() } }
     }
 
     /// Takes one line COMMAND wrote on stdout, under the topic derived from it (`type`, plus
@@ -56,6 +57,17 @@ final class PlugPublisher: @unchecked Sendable {
         if !valid {
             publish(error: ErrorMessage(
                 stage: stage, message: "output line is not a JSON object with a string \"type\"", line: line, code: .notJSON))
+        }
+    }
+
+    /// With coalescing (an XPUB socket), takes the subscription changes waiting on the socket, so
+    /// that the lines published next are coalesced only where no subscriber is narrower than the
+    /// group (`SubscriptionGroups`). Called before each burst of `publish(line:)`.
+    func takeSubscriptions() {
+        shared.withLock { shared in
+            guard var groups = shared.batch.groups else { return }
+            while (try? socket.receiveInPlace(blocking: false, { _, first, _ in groups.apply(first) })) != nil {}
+            shared.batch.groups = groups
         }
     }
 

@@ -1,0 +1,38 @@
+/// What a publisher knows of the subscriptions behind the broker, for coalescing (`TopicBatch`):
+/// whether lines of different topics of one type may travel under their group frame `T/`.
+///
+/// ZeroMQ delivers a message to a subscription that is a prefix of its topic frame. A group frame
+/// `annotations/` reaches a subscriber of `annotations/` (the gateway, the benchmark) but not one
+/// of `annotations/alice` (`isobar attach`) or of `viewport/07/` (a filter shard). So a group may
+/// be used only while no subscription narrower than it exists: one that starts with `T/` and is
+/// longer. The publisher learns the subscriptions as an XPUB socket does: one message per change,
+/// `0x01` + topic when one is added, `0x00` + topic when it is gone (`apply(_:)`).
+///
+/// A group is refused as long as a narrower subscription is counted; an unbalanced count (an
+/// unsubscription never seen) errs on the side of not coalescing, which only costs the saving.
+public struct SubscriptionGroups: Sendable, Equatable {
+    /// Per group frame (`T/`), how many subscriptions narrower than it are held.
+    private var narrower: [[UInt8]: Int] = [:]
+
+    public init() {}
+
+    /// Takes one subscription message (`0x01` or `0x00`, then the topic prefix); anything else is
+    /// ignored.
+    public mutating func apply(_ message: UnsafeRawBufferPointer) {
+        guard let kind = message.first, kind <= 1 else { return }
+        let topic = message.dropFirst()
+        guard let slash = topic.firstIndex(of: 0x2F), slash + 1 < topic.endIndex else { return }
+        let group = Array(topic[topic.startIndex...slash])
+        if kind == 1 {
+            narrower[group, default: 0] += 1
+        } else if let count = narrower[group] {
+            narrower[group] = count > 1 ? count - 1 : nil
+        }
+    }
+
+    /// Whether lines may be sent under `group` (a group frame `T/`): no subscription narrower
+    /// than it is held.
+    public func allows<Group: Collection<UInt8>>(_ group: Group) -> Bool {
+        narrower.isEmpty || narrower[Array(group)] == nil
+    }
+}
