@@ -41,7 +41,57 @@ public final class KeyInterner {
     }
 
     public func key(for id: String) -> UInt64 {
-        var slot = startSlot(for: id)
+        key(for: id, hash: FNV1a.tableHash(id, seed: seed))
+    }
+
+    /// The key of each of `ids`, in order: exactly what ``key(for:)`` gives called on each in turn
+    /// (an id seen earlier in `ids` gets that earlier key), but faster for a snapshot's million ids.
+    /// Most of a lone `key(for:)` is two cache misses waited for one after the other: the slot
+    /// (8 MB of them at a million ids), then the id it points at. Here the ids go in groups: each
+    /// group's slots, and the ids they point at, are loaded first in a loop that only loads, so
+    /// the misses of the whole group overlap; then each id is probed and inserted in order, on
+    /// lines now in cache. The loads are only a warm-up: the probes read the table as it is then.
+    public func keys<IDs: RandomAccessCollection>(for ids: IDs) -> [UInt64] where IDs.Element == String {
+        let group = 16
+        var result: [UInt64] = []
+        result.reserveCapacity(ids.count)
+        var hashes = [UInt64](repeating: 0, count: group)
+        var touched: UInt64 = 0
+        var index = ids.startIndex
+        while index != ids.endIndex {
+            let end = ids.index(index, offsetBy: group, limitedBy: ids.endIndex) ?? ids.endIndex
+            let mask = self.mask
+            hashes.withUnsafeMutableBufferPointer { hashes in
+                slots.withUnsafeBufferPointer { slots in
+                    self.ids.withUnsafeBufferPointer { known in
+                        guard let held = known.baseAddress else {
+                            for (j, id) in ids[index..<end].enumerated() { hashes[j] = FNV1a.tableHash(id, seed: seed) }
+                            return
+                        }
+                        for (j, id) in ids[index..<end].enumerated() {
+                            let hash = FNV1a.tableHash(id, seed: seed)
+                            hashes[j] = hash
+                            let position = slots[Int(truncatingIfNeeded: hash) & mask]
+                            touched &+= UInt64(bitPattern: Int64(position))
+                            if position >= 0 {  // the first word of the id it points at (a small id's bytes)
+                                touched &+= UnsafeRawPointer(held + Int(position)).load(as: UInt64.self)
+                            }
+                        }
+                    }
+                }
+            }
+            for (j, id) in ids[index..<end].enumerated() { result.append(key(for: id, hash: hashes[j])) }
+            index = end
+        }
+        warmUp &+= touched  // kept, so the loads that warm the caches are not optimised away
+        return result
+    }
+
+    /// Where the warm-up loads of ``keys(for:)`` go (their sum, never read for anything else).
+    private var warmUp: UInt64 = 0
+
+    private func key(for id: String, hash: UInt64) -> UInt64 {
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let position = slots[slot]
             if position < 0 { break }
