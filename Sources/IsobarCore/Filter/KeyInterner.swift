@@ -51,37 +51,34 @@ public final class KeyInterner {
     /// group's slots, and the ids they point at, are loaded first in a loop that only loads, so
     /// the misses of the whole group overlap; then each id is probed and inserted in order, on
     /// lines now in cache. The loads are only a warm-up: the probes read the table as it is then.
-    public func keys<IDs: RandomAccessCollection>(for ids: IDs) -> [UInt64] where IDs.Element == String {
+    public func keys<IDs: RandomAccessCollection>(for ids: IDs) -> [UInt64] where IDs.Element == String, IDs.Index == Int {
         let group = 16
         var result: [UInt64] = []
         result.reserveCapacity(ids.count)
-        var hashes = [UInt64](repeating: 0, count: group)
+        // One group's ids and hashes, read from `ids` once (plain index loops: the gate counts a
+        // debug build, where iterating slices of a generic collection cost more than it saved).
+        var pending = [(id: String, hash: UInt64)](repeating: ("", 0), count: group)
         var touched: UInt64 = 0
-        var index = ids.startIndex
-        while index != ids.endIndex {
-            let end = ids.index(index, offsetBy: group, limitedBy: ids.endIndex) ?? ids.endIndex
+        var start = ids.startIndex
+        while start < ids.endIndex {
+            let count = min(group, ids.endIndex - start)
             let mask = self.mask
-            hashes.withUnsafeMutableBufferPointer { hashes in
-                slots.withUnsafeBufferPointer { slots in
-                    self.ids.withUnsafeBufferPointer { known in
-                        guard let held = known.baseAddress else {
-                            for (j, id) in ids[index..<end].enumerated() { hashes[j] = FNV1a.tableHash(id, seed: seed) }
-                            return
-                        }
-                        for (j, id) in ids[index..<end].enumerated() {
-                            let hash = FNV1a.tableHash(id, seed: seed)
-                            hashes[j] = hash
-                            let position = slots[Int(truncatingIfNeeded: hash) & mask]
-                            touched &+= UInt64(bitPattern: Int64(position))
-                            if position >= 0 {  // the first word of the id it points at (a small id's bytes)
-                                touched &+= UnsafeRawPointer(held + Int(position)).load(as: UInt64.self)
-                            }
+            slots.withUnsafeBufferPointer { slots in
+                self.ids.withUnsafeBufferPointer { known in
+                    for j in 0..<count {
+                        let id = ids[start + j]
+                        let hash = FNV1a.tableHash(id, seed: seed)
+                        pending[j] = (id, hash)
+                        let position = slots[Int(truncatingIfNeeded: hash) & mask]
+                        touched &+= UInt64(bitPattern: Int64(position))
+                        if position >= 0, let held = known.baseAddress {  // the first word of the id it points at (a small id's bytes)
+                            touched &+= UnsafeRawPointer(held + Int(position)).load(as: UInt64.self)
                         }
                     }
                 }
             }
-            for (j, id) in ids[index..<end].enumerated() { result.append(key(for: id, hash: hashes[j])) }
-            index = end
+            for j in 0..<count { result.append(key(for: pending[j].id, hash: pending[j].hash)) }
+            start += count
         }
         warmUp &+= touched  // kept, so the loads that warm the caches are not optimised away
         return result
