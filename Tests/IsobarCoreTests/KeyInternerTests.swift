@@ -33,6 +33,39 @@ import Testing
         #expect(interner.id(for: UInt64(reference.count)) == nil)
     }
 
+    /// The batch gives exactly the keys of `key(for:)` one at a time: repeats inside one group of
+    /// the batch and across groups, ids the interner already held, and growth in the middle (no
+    /// `reserve` first, so the table grows many times while the batch runs).
+    @Test func batchKeysAreTheOneAtATimeKeys() {
+        let small = KeyInterner()
+        #expect(small.key(for: "b") == 0)
+        #expect(small.keys(for: ["a", "b", "a", "c", "b", "d"]) == [1, 0, 1, 2, 0, 3])
+        #expect(small.keys(for: [String]()) == [])
+        #expect(small.count == 4)
+
+        let interner = KeyInterner()
+        var reference: [[UInt8]: UInt64] = [:]  // by bytes: ids are bytes, not canonical `String`s
+        func expected(_ ids: [String]) -> [UInt64] {
+            ids.map { id in
+                let key = reference[Array(id.utf8)] ?? UInt64(reference.count)
+                reference[Array(id.utf8)] = key
+                return key
+            }
+        }
+        let first = (0..<37).map { "S\($0 % 11)" }  // repeats within each group of 16
+        let second = (0..<50_000).map { $0 % 3 == 0 ? "station-with-a-long-identifier-\($0 % 7_001)" : "K\($0)" }
+        let third = (0..<1_000).map { "K\($0 * 7)" } + ["Košice", "Kos\u{030C}ice", "", "S3"]
+        for ids in [first, second, third] {
+            let want = expected(ids)
+            #expect(interner.keys(for: ids) == want)
+        }
+        #expect(interner.count == reference.count)
+        #expect(reference.allSatisfy { bytes, key in
+            let id = String(decoding: bytes, as: UTF8.self)
+            return interner.existingKey(for: id) == key && interner.id(for: key).map { Array($0.utf8) } == bytes
+        })
+    }
+
     @Test func reserveKeepsKeys() {
         let interner = KeyInterner()
         #expect(interner.key(for: "a") == 0)

@@ -41,7 +41,54 @@ public final class KeyInterner {
     }
 
     public func key(for id: String) -> UInt64 {
-        var slot = startSlot(for: id)
+        key(for: id, hash: FNV1a.tableHash(id, seed: seed))
+    }
+
+    /// The key of each of `ids`, in order: exactly what ``key(for:)`` gives called on each in turn
+    /// (an id seen earlier in `ids` gets that earlier key), but faster for a snapshot's million ids.
+    /// Most of a lone `key(for:)` is two cache misses waited for one after the other: the slot
+    /// (8 MB of them at a million ids), then the id it points at. Here the ids go in groups: each
+    /// group's slots, and the ids they point at, are loaded first in a loop that only loads, so
+    /// the misses of the whole group overlap; then each id is probed and inserted in order, on
+    /// lines now in cache. The loads are only a warm-up: the probes read the table as it is then.
+    public func keys<IDs: RandomAccessCollection>(for ids: IDs) -> [UInt64] where IDs.Element == String, IDs.Index == Int {
+        let group = 16
+        var result: [UInt64] = []
+        result.reserveCapacity(ids.count)
+        // One group's ids and hashes, read from `ids` once (plain index loops: the gate counts a
+        // debug build, where iterating slices of a generic collection cost more than it saved).
+        var pending = [(id: String, hash: UInt64)](repeating: ("", 0), count: group)
+        var touched: UInt64 = 0
+        var start = ids.startIndex
+        while start < ids.endIndex {
+            let count = min(group, ids.endIndex - start)
+            let mask = self.mask
+            slots.withUnsafeBufferPointer { slots in
+                self.ids.withUnsafeBufferPointer { known in
+                    for j in 0..<count {
+                        let id = ids[start + j]
+                        let hash = FNV1a.tableHash(id, seed: seed)
+                        pending[j] = (id, hash)
+                        let position = slots[Int(truncatingIfNeeded: hash) & mask]
+                        touched &+= UInt64(bitPattern: Int64(position))
+                        if position >= 0, let held = known.baseAddress {  // the first word of the id it points at (a small id's bytes)
+                            touched &+= UnsafeRawPointer(held + Int(position)).load(as: UInt64.self)
+                        }
+                    }
+                }
+            }
+            for j in 0..<count { result.append(key(for: pending[j].id, hash: pending[j].hash)) }
+            start += count
+        }
+        warmUp &+= touched  // kept, so the loads that warm the caches are not optimised away
+        return result
+    }
+
+    /// Where the warm-up loads of ``keys(for:)`` go (their sum, never read for anything else).
+    private var warmUp: UInt64 = 0
+
+    private func key(for id: String, hash: UInt64) -> UInt64 {
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let position = slots[slot]
             if position < 0 { break }

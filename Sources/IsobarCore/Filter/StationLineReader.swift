@@ -39,7 +39,7 @@ struct StationLineReader {
     mutating func read(_ bytes: UnsafeRawBufferPointer, maxSeq: Int) -> Line? {
         guard let base = bytes.baseAddress else { return nil }
         var scanner = JSONScanner(bytes)
-        scanner.skipWhitespace()
+        scanner.skipWhitespaceIfAny()
         guard scanner.peek() == UInt8(ascii: "{") else { return nil }
         scanner.index += 1
         var seen = 0
@@ -48,10 +48,10 @@ struct StationLineReader {
         var numbers = (latitude: 0..<0, longitude: 0..<0, temperature: 0..<0, windSpeed: 0..<0, windDirection: 0..<0, precipitation: 0..<0)
         var nameIsNull = false
         var nulls = 0  // bits of the four values that are null
-        scanner.skipWhitespace()
+        scanner.skipWhitespaceIfAny()
         guard scanner.peek() != UInt8(ascii: "}") else { return nil }  // {} is not a station
         while true {
-            scanner.skipWhitespace()
+            scanner.skipWhitespaceIfAny()
             guard scanner.peek() == UInt8(ascii: "\"") else { return nil }
             let keyStart = scanner.index + 1
             guard let keyEscaped = try? scanner.scanString(), !keyEscaped,
@@ -59,10 +59,10 @@ struct StationLineReader {
             let bit = 1 << member.rawValue
             guard seen & bit == 0 else { return nil }  // a duplicate: the general path refuses it
             seen |= bit
-            scanner.skipWhitespace()
+            scanner.skipWhitespaceIfAny()
             guard scanner.peek() == UInt8(ascii: ":") else { return nil }
             scanner.index += 1
-            scanner.skipWhitespace()
+            scanner.skipWhitespaceIfAny()
             let start = scanner.index
             let kind: JSONKind
             if scanner.peek() == UInt8(ascii: "\"") {
@@ -106,13 +106,13 @@ struct StationLineReader {
                     }
                 }
             }
-            scanner.skipWhitespace()
+            scanner.skipWhitespaceIfAny()
             guard let next = scanner.peek() else { return nil }
             scanner.index += 1
             if next == UInt8(ascii: "}") { break }
             guard next == UInt8(ascii: ",") else { return nil }
         }
-        scanner.skipWhitespace()
+        scanner.skipWhitespaceIfAny()
         guard scanner.atEnd else { return nil }
         let required = 1 << Member.type.rawValue | 1 << Member.day.rawValue | 1 << Member.snapshot.rawValue | 1 << Member.seq.rawValue
             | 1 << Member.id.rawValue | 1 << Member.latitude.rawValue | 1 << Member.longitude.rawValue

@@ -50,7 +50,7 @@ public final class StationSnapshot {
         // Loops read fields through the array (`stations[i].id`) rather than iterating it: a
         // `for station in` or `map` copies each whole `Station` (three references retained and
         // released), a fifth of a million-station load.
-        var keys = stations.withUnsafeBufferPointer { records in records.indices.map { interner.key(for: records[$0].id) } }
+        var keys = stations.withUnsafeBufferPointer { records in interner.keys(for: records.lazy.map { $0.id }) }
         var positions = [Int32](repeating: -1, count: interner.count)
         var duplicates: [String] = []
         for (i, key) in keys.enumerated() {
