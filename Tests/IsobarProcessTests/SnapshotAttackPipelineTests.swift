@@ -53,9 +53,8 @@ struct SnapshotAttackPipelineTests {
     }
 
     @Test("a forged future snapshot and a lone count:0 end marker change nothing a client holds", .timeLimit(.minutes(3)))
-    func forgedSnapshotsAreHeldOrRefused() throws {
-        let pipeline = try UpPipeline.start()
-        defer { pipeline.stop() }
+    func forgedSnapshotsAreHeldOrRefused() async throws {
+        let pipeline = try await UpPipeline.start()
         let today = try Reference.records("today")
         let titles = Dictionary(uniqueKeysWithValues: today.map { ($0.id, Reference.temperatureTitle($0)) })
         let viewer = try Viewer("victim", endpoints: pipeline.endpoints, lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)
@@ -96,5 +95,6 @@ struct SnapshotAttackPipelineTests {
         // Persist replays the real snapshot, as the filter holds it.
         let replay = watcher.publish(resync, until: stored, timeout: 30)
         #expect(replay?["snapshot"] as? String == goodID)
+        await pipeline.stop()
     }
 }
