@@ -11,7 +11,8 @@ import Darwin
 /// portable equivalent.)
 ///
 /// `wait(timeout:)` blocks until signalled, for a plain thread that waits for an owner to finish (a
-/// blocking read on a descriptor, which the signal ends).
+/// blocking read on a descriptor, which the signal ends): `BusClient.close` (no timeout) and
+/// `ZAPHandler.waitUntilStopped` (a stop's grace: a timer).
 ///
 /// Both ends are non-blocking and close-on-exec (children never inherit them). `@unchecked
 /// Sendable`: the descriptors are immutable after init and the calls are thread-safe syscalls.
@@ -64,6 +65,8 @@ public final class WakePipe: @unchecked Sendable {
                     milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
                 }
             }
+            // Without a deadline it waits for the signal only (-1), never to look at anything.
+            // timer: a deadline is the caller's purpose (ZAPHandler.waitUntilStopped, a stop's grace).
             let ready = poll(&item, 1, milliseconds)
             if ready > 0 { return true }
             if ready == 0 { return false }

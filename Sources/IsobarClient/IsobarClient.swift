@@ -88,31 +88,31 @@ public actor IsobarClient {
 
     // MARK: Requests
 
-    /// The station nearest a point (PROTOCOL.md "nearest").
+    /// The station nearest a point (PROTOCOL.md `nearest`).
     public func nearest(latitude: Double, longitude: Double) async throws -> NearestPlace {
         guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
             throw IsobarClientError.invalidRequest("nearest: latitude must be in [-90, 90] and longitude in [-180, 180]")
         }
         let frame = MapState.frame { NearestRequest(client: configuration.name, point: Coordinate(latitude: latitude, longitude: longitude)).write(to: &$0) }
-        guard case .place(let place) = try await request(.nearest, frame) else { throw IsobarClientError.timedOut("nearest") }
+        guard case .place(let place) = try await request(.nearest, frame) else { throw IsobarClientError.timedOut(PendingRequest.Kind.nearest.rawValue) }
         return place
     }
 
-    /// Stations by name or id (PROTOCOL.md "search").
+    /// Stations by name or id (PROTOCOL.md `search`).
     public func search(_ query: String, limit: Int = 20) async throws -> SearchResults {
         guard query.contains(where: { !$0.isWhitespace }), query.count <= 100, (1...100).contains(limit) else {
             throw IsobarClientError.invalidRequest("search: the query needs 1 to 100 characters, not all spaces, and limit 1 to 100")
         }
         let frame = MapState.frame { SearchRequest(client: configuration.name, query: query, limit: limit).write(to: &$0) }
-        guard case .results(let results) = try await request(.search, frame) else { throw IsobarClientError.timedOut("search") }
+        guard case .results(let results) = try await request(.search, frame) else { throw IsobarClientError.timedOut(PendingRequest.Kind.search.rawValue) }
         return results
     }
 
-    /// Everything about one station, with its forecast (PROTOCOL.md "detail").
+    /// Everything about one station, with its forecast (PROTOCOL.md `detail`).
     public func detail(_ id: String) async throws -> StationReport {
         guard !id.isEmpty, id.utf8.count <= 256 else { throw IsobarClientError.invalidRequest("detail: the id must be 1 to 256 bytes") }
         let frame = MapState.frame { DetailRequest(client: configuration.name, id: id).write(to: &$0) }
-        guard case .report(let report) = try await request(.detail, frame) else { throw IsobarClientError.timedOut("detail") }
+        guard case .report(let report) = try await request(.detail, frame) else { throw IsobarClientError.timedOut(PendingRequest.Kind.detail.rawValue) }
         return report
     }
 
@@ -120,40 +120,40 @@ public actor IsobarClient {
     public func favorite(_ id: String, on: Bool) async throws -> FavoriteList {
         guard !id.isEmpty, id.utf8.count <= 256 else { throw IsobarClientError.invalidRequest("favorite: the id must be 1 to 256 bytes") }
         let frame = MapState.frame { FavoriteRequest(client: configuration.name, id: id, on: on).write(to: &$0) }
-        guard case .favorites(let list) = try await request(.favorite, frame) else { throw IsobarClientError.timedOut("favorite") }
+        guard case .favorites(let list) = try await request(.favorite, frame) else { throw IsobarClientError.timedOut(PendingRequest.Kind.favorite.rawValue) }
         return list
     }
 
-    /// Places by name (PROTOCOL.md "geocode"): `"springfield, il"`, with an optional country or
+    /// Places by name (PROTOCOL.md `geocode`): `"springfield, il"`, with an optional country or
     /// US state.
     public func geocode(_ query: String, limit: Int = 10, country: String? = nil, state: String? = nil) async throws -> PlaceResults {
         guard query.contains(where: { !$0.isWhitespace }), query.count <= 100, (1...100).contains(limit) else {
             throw IsobarClientError.invalidRequest("geocode: the query needs 1 to 100 characters, not all spaces, and limit 1 to 100")
         }
         let frame = MapState.frame { GeocodeRequest(client: configuration.name, query: query, limit: limit, country: country, state: state).write(to: &$0) }
-        guard case .locations(let results) = try await request(.geocode, frame) else { throw IsobarClientError.timedOut("geocode") }
+        guard case .locations(let results) = try await request(.geocode, frame) else { throw IsobarClientError.timedOut(PendingRequest.Kind.geocode.rawValue) }
         return results
     }
 
-    /// The place nearest a point within `radiusKm` (PROTOCOL.md "reverse").
+    /// The place nearest a point within `radiusKm` (PROTOCOL.md `reverse`).
     public func reverse(latitude: Double, longitude: Double, radiusKm: Double = 100) async throws -> Vicinity {
         guard (-90...90).contains(latitude), (-180...180).contains(longitude), radiusKm > 0, radiusKm <= 20016 else {
             throw IsobarClientError.invalidRequest("reverse: latitude in [-90, 90], longitude in [-180, 180], radiusKm in (0, 20016]")
         }
         let frame = MapState.frame { ReverseRequest(client: configuration.name, point: Coordinate(latitude: latitude, longitude: longitude), radiusKm: radiusKm).write(to: &$0) }
-        guard case .vicinity(let vicinity) = try await request(.reverse, frame) else { throw IsobarClientError.timedOut("reverse") }
+        guard case .vicinity(let vicinity) = try await request(.reverse, frame) else { throw IsobarClientError.timedOut(PendingRequest.Kind.reverse.rawValue) }
         return vicinity
     }
 
     /// The current weather at a point from the nearest station within `radiusKm`, named after the
-    /// nearest place (PROTOCOL.md "weather", answered by `conditions`).
+    /// nearest place (PROTOCOL.md `weather`, answered by `conditions`).
     public func weather(latitude: Double, longitude: Double, radiusKm: Double = WeatherRequest.defaultRadiusKm) async throws -> WeatherConditions {
         guard (-90...90).contains(latitude), (-180...180).contains(longitude), radiusKm > 0, radiusKm <= 20016 else {
             throw IsobarClientError.invalidRequest("weather: latitude in [-90, 90], longitude in [-180, 180], radiusKm in (0, 20016]")
         }
         let request = WeatherRequest(client: configuration.name, target: .point(Coordinate(latitude: latitude, longitude: longitude)), radiusKm: radiusKm)
         let frame = MapState.frame { request.write(to: &$0) }
-        guard case .conditions(let conditions) = try await self.request(.weather, frame) else { throw IsobarClientError.timedOut("weather") }
+        guard case .conditions(let conditions) = try await self.request(.weather, frame) else { throw IsobarClientError.timedOut(PendingRequest.Kind.weather.rawValue) }
         return conditions
     }
 

@@ -3,53 +3,65 @@ import IsobarBusClient
 import IsobarCore
 import Logging
 import NIOCore
+import Synchronization
 
 /// The gateway's shared state: its connections by client name, the ``LeaseBook``, what the filter
 /// last said (``Tally``), and the bus.
 ///
 /// Bus messages arrive on the bus client's receive thread and are handed to connections through
 /// their bounded ``Outbox`` (never blocking that thread); frames from apps arrive on each
-/// connection's event loop (``WebSocketConnectionHandler``). Every publish that carries a viewport `ref` happens under `lock`, so a resend
+/// connection's event loop (``WebSocketConnectionHandler``). Every publish that carries a viewport `ref` happens under the lock, so a resend
 /// burst and a new viewport of the same client can never leave in the wrong order.
 public final class GatewayHub: @unchecked Sendable {
-    // @unchecked: every mutable property is guarded by `lock`; `bus` is thread-safe.
+    // @unchecked: every shared mutable property is in `shared` (a Mutex); `pendingWakes` is the bus
+    // thread's own; `bus` is thread-safe.
     public enum State: Sendable, Equatable { case running, stopping }
+
+    /// What the connections' event loops and the bus thread share, only under the mutex.
+    private struct Shared {
+        var bus: BusClient?
+        var state = State.running
+        var connections: [String: GatewayConnection] = [:]
+        /// The last `status` of each day, as it came: sent to each new connection, since a fetch writes
+        /// one only when something happens and a page opened later would otherwise never learn which
+        /// feeds are loaded (`formats`) or that one is failing (PROTOCOL.md "Gateway").
+        var lastStatuses: [String: [UInt8]] = [:]
+        /// Names accepted by an upgrade check whose connection has not registered yet, with the
+        /// number of the claim (``GatewayHub/admit(target:authorization:origin:claim:)``).
+        var claims: [String: UInt64] = [:]
+        var nextClaim: UInt64 = 0
+        /// Open TCP connections of every kind (``GatewayHub/openedTCPConnection()``).
+        var tcpConnections = 0
+        var book = LeaseBook()
+        /// The latest tally of each filter shard (by index), for health; a layout change (another
+        /// shard count) starts afresh.
+        var lastTallies: [Int: (at: UInt64, tally: Tally)] = [:]
+        /// When each filter shard (by index) last had its clients' viewports resent on its tally: one
+        /// resend per shard per lease interval. Per shard, since the shards of a host that comes back ask
+        /// together, and each asks only for its own clients.
+        var lastResends: [Int: UInt64] = [:]
+        /// What filter shard 0's tallies say its snapshot rule did (held back, refused, confirmed).
+        var acceptance = AcceptanceWatch()
+        /// Who waits in ``GatewayHub/connectionsClosed(within:)`` for the last connection to go.
+        var closedWaiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Empties the waiters of `connectionsClosed` (resumed by the caller after the lock).
+        mutating func takeClosedWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer { closedWaiters.removeAll() }
+            return closedWaiters
+        }
+    }
 
     public let options: GatewayOptions
     public let metrics: GatewayMetrics
     let logger: Logger
     /// The WebSocket liveness check: one timer per event loop (``PingSweeper``).
     let sweepers: PingSweepers
-    private let lock = NSLock()
-    private var bus: BusClient?
-    private var state = State.running
-    private var connections: [String: GatewayConnection] = [:]
-    /// The last `status` of each day, as it came: sent to each new connection, since a fetch writes
-    /// one only when something happens and a page opened later would otherwise never learn which
-    /// feeds are loaded (`formats`) or that one is failing (PROTOCOL.md "Gateway").
-    private var lastStatuses: [String: [UInt8]] = [:]
-    /// Names accepted by an upgrade check whose connection has not registered yet, with the
-    /// number of the claim (``admit(target:authorization:origin:claim:)``).
-    private var claims: [String: UInt64] = [:]
-    private var nextClaim: UInt64 = 0
-    /// Open TCP connections of every kind (``openedTCPConnection()``).
-    private var tcpConnections = 0
-    private var book = LeaseBook()
+    private let shared = Mutex(Shared())
     private let startedAt = GatewayHub.now()
-    /// The latest tally of each filter shard (by index), for health; a layout change (another
-    /// shard count) starts afresh.
-    private var lastTallies: [Int: (at: UInt64, tally: Tally)] = [:]
-    /// When each filter shard (by index) last had its clients' viewports resent on its tally: one
-    /// resend per shard per lease interval. Per shard, since the shards of a host that comes back ask
-    /// together, and each asks only for its own clients.
-    private var lastResends: [Int: UInt64] = [:]
     /// Connections the bus thread filled since its last drain, woken together in `busDrained`:
     /// one event-loop hop per loop per burst of bus messages. Touched only by the bus thread.
     private var pendingWakes: [GatewayConnection] = []
-    /// What filter shard 0's tallies say its snapshot rule did (held back, refused, confirmed).
-    private var acceptance = AcceptanceWatch()
-    /// Who waits in ``connectionsClosed(within:)`` for the last connection to go.
-    private var closedWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Topics the gateway subscribes to. Prefixes: `annotations/` and `callout/` match every
     /// client's traffic, and topics are compared exactly on arrival (see PROTOCOL.md).
@@ -63,7 +75,7 @@ public final class GatewayHub: @unchecked Sendable {
         self.options = options
         self.metrics = metrics
         self.logger = logger
-        sweepers = PingSweepers(interval: options.pingInterval)
+        sweepers = PingSweepers(timing: options.pingTiming)
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -74,7 +86,7 @@ public final class GatewayHub: @unchecked Sendable {
     /// lease interval after (a timer of the bus client's thread, which already waits).
     public func connectBus() throws {
         let bus = try BusClient(endpoints: options.endpoints, topics: Self.topics)
-        lock.withLock { self.bus = bus }
+        shared.withLock { $0.bus = bus }
         bus.every(.milliseconds(Int64(max(0.001, options.leaseInterval) * 1000))) { [weak self] in self?.publishLease() }
         bus.start(onMessage: { [weak self] topic, payload in self?.receive(topic: topic, payload: payload) },
                   onDrained: { [weak self] in self?.busDrained() })
@@ -82,10 +94,9 @@ public final class GatewayHub: @unchecked Sendable {
     }
 
     public func closeBus() {
-        let bus = lock.withLock { () -> BusClient? in
-            let bus = self.bus
-            self.bus = nil
-            return bus
+        let bus = shared.withLock { shared -> BusClient? in
+            defer { shared.bus = nil }
+            return shared.bus
         }
         bus?.close()
     }
@@ -95,14 +106,14 @@ public final class GatewayHub: @unchecked Sendable {
             relayAnnotations(client: String(topic.dropFirst("annotations/".count)), payload: payload)
         } else if let prefix = Self.answerPrefixes.first(where: { topic.hasPrefix($0) }) {
             let client = String(topic.dropFirst(prefix.count))
-            guard let connection = lock.withLock({ connections[client] }) else { return }
+            guard let connection = shared.withLock({ $0.connections[client] }) else { return }
             deliver(payload, to: connection, fromBus: true)
         } else if topic == "status" {
             // Kept by day (a payload without a readable day is relayed, not kept).
             let day = (try? JSONObject(storage: payload)).flatMap { try? $0.optionalEnum("day", Day.self) }
-            let all = lock.withLock { () -> [GatewayConnection] in
-                if let day { lastStatuses[day.rawValue] = payload }
-                return Array(connections.values)
+            let all = shared.withLock { shared -> [GatewayConnection] in
+                if let day { shared.lastStatuses[day.rawValue] = payload }
+                return Array(shared.connections.values)
             }
             for connection in all { deliver(payload, to: connection, fromBus: true) }
         } else if topic == "tally" {
@@ -115,13 +126,13 @@ public final class GatewayHub: @unchecked Sendable {
     }
 
     private func relayAnnotations(client: String, payload: [UInt8]) {
-        guard let connection = lock.withLock({ connections[client] }) else { return }
+        guard let connection = shared.withLock({ $0.connections[client] }) else { return }
         // Only the two numbers near the front are read; the message is relayed as it came.
         let numbers = JSONLeadingNumbers.read(payload, ["version", "ageSeconds", "full"])
         let now = Self.now()
-        lock.withLock {
+        shared.withLock { shared in
             if let version = numbers[0], version >= 0, version < 9e15 {
-                book.relayed(client, version: Int(version), full: numbers[2] != 0)
+                shared.book.relayed(client, version: Int(version), full: numbers[2] != 0)
             }
             if let started = connection.viewportAt {
                 metrics.updateLatency.recordNanoseconds(Int64(now &- started))
@@ -154,19 +165,22 @@ public final class GatewayHub: @unchecked Sendable {
         guard let object = try? JSONObject(storage: payload), let tally = try? Tally(from: object),
               tally.gateway == options.name else { return }
         let now = Self.now()
-        let resend = lock.withLock { () -> Bool in
-            if lastTallies.values.contains(where: { $0.tally.shard.count != tally.shard.count }) { lastTallies = [:]; lastResends = [:] }
-            lastTallies[tally.shard.index] = (now, tally)
-            if tally.shard.index == 0, let report = tally.acceptance { noteAcceptance(report) }
-            guard tally.resend, Double(now &- (lastResends[tally.shard.index] ?? 0)) / 1e9 >= options.leaseInterval else { return false }
-            lastResends[tally.shard.index] = now
+        let resend = shared.withLock { shared -> Bool in
+            if shared.lastTallies.values.contains(where: { $0.tally.shard.count != tally.shard.count }) {
+                shared.lastTallies = [:]
+                shared.lastResends = [:]
+            }
+            shared.lastTallies[tally.shard.index] = (now, tally)
+            if tally.shard.index == 0, let report = tally.acceptance { noteAcceptance(report, in: &shared.acceptance) }
+            guard tally.resend, Double(now &- (shared.lastResends[tally.shard.index] ?? 0)) / 1e9 >= options.leaseInterval else { return false }
+            shared.lastResends[tally.shard.index] = now
             return true
         }
         if resend { resendViewports(reason: "tally", shard: tally.shard) }
     }
 
-    /// Counts and logs what the filter's snapshot rule did since its last tally (under `lock`).
-    private func noteAcceptance(_ report: AcceptanceReport) {
+    /// Counts and logs what the filter's snapshot rule did since its last tally (under the lock).
+    private func noteAcceptance(_ report: AcceptanceReport, in acceptance: inout AcceptanceWatch) {
         let (growth, events) = acceptance.observe(report)
         metrics.snapshots(growth, held: report.holds.count)
         for event in events {
@@ -181,15 +195,15 @@ public final class GatewayHub: @unchecked Sendable {
     /// burst: the repair after a filter restart (bare `resync`) or a lease that did not add up (tally).
     /// A tally's request concerns only the clients its filter shard owns (`shard`).
     func resendViewports(reason: String, shard: Shard = .whole) {
-        lock.withLock {
-            guard let bus else { return }
+        shared.withLock { shared in
+            guard let bus = shared.bus else { return }
             var lines: [[UInt8]] = []
-            lines.reserveCapacity(connections.count)
-            for connection in connections.values {
+            lines.reserveCapacity(shared.connections.count)
+            for connection in shared.connections.values {
                 guard var viewport = connection.viewport else { continue }
-                if !shard.isWhole, let partition = book.partition(of: connection.name), !shard.owns(partition: partition) { continue }
+                if !shard.isWhole, let partition = shared.book.partition(of: connection.name), !shard.owns(partition: partition) { continue }
                 // A version no stage would take back (over `Viewport.maxVersion`) asks for a full set instead.
-                let relayed = book.version(of: connection.name)
+                let relayed = shared.book.version(of: connection.name)
                 viewport.version = relayed <= Viewport.maxVersion ? relayed : 0
                 var writer = JSONWriter()
                 viewport.write(to: &writer)
@@ -205,9 +219,10 @@ public final class GatewayHub: @unchecked Sendable {
 
     /// Publishes this gateway's lease (clients and digest).
     func publishLease() {
-        lock.withLock {
-            guard let bus else { return }
+        shared.withLock { shared in
+            guard let bus = shared.bus else { return }
             var writer = JSONWriter()
+            let book = shared.book
             Lease(gateway: options.name, clients: book.count, digest: book.digest.hex, partitions: book.partitions).write(to: &writer)
             writer.bytes.removeLast()
             bus.publish(writer.bytes)
@@ -224,21 +239,22 @@ public final class GatewayHub: @unchecked Sendable {
     /// gets its 409 before the upgrade instead of a 101 and a close.
     public func admit(target: String, authorization: String?, origin: String?,
                       claim: Bool = false) -> (decision: Admission.Decision, claim: UInt64?) {
-        lock.withLock {
+        shared.withLock { shared in
+            let (connections, claims) = (shared.connections, shared.claims)
             let decision = Admission.decide(target: target, authorization: authorization, origin: origin, options: options,
-                                            connections: connections.count + claims.count, stopping: state == .stopping,
+                                            connections: connections.count + claims.count, stopping: shared.state == .stopping,
                                             isTaken: { connections[$0] != nil || claims[$0] != nil })
             guard claim, case .accept(let name) = decision else { return (decision, nil) }
-            nextClaim += 1
-            claims[name] = nextClaim
-            return (decision, nextClaim)
+            shared.nextClaim += 1
+            shared.claims[name] = shared.nextClaim
+            return (decision, shared.nextClaim)
         }
     }
 
     /// Drops a claim that did not become a connection (the upgrade failed, the peer went away).
     func releaseClaim(name: String, claim: UInt64) {
-        lock.withLock {
-            if claims[name] == claim { claims[name] = nil }
+        shared.withLock { shared in
+            if shared.claims[name] == claim { shared.claims[name] = nil }
         }
     }
 
@@ -247,12 +263,12 @@ public final class GatewayHub: @unchecked Sendable {
                   sendClose: @escaping @Sendable (Outbox.Close) -> Void) -> GatewayConnection? {
         let connection = GatewayConnection(name: name, queueCapacity: options.maxQueue, eventLoop: eventLoop,
                                            drainOnLoop: drainOnLoop, sendClose: sendClose)
-        let added = lock.withLock { () -> [[UInt8]]? in
-            guard state == .running, connections[name] == nil, connections.count < options.maxConnections else { return nil }
-            claims[name] = nil
-            connections[name] = connection
-            book.add(name)
-            return lastStatuses.sorted { $0.key < $1.key }.map(\.value)
+        let added = shared.withLock { shared -> [[UInt8]]? in
+            guard shared.state == .running, shared.connections[name] == nil, shared.connections.count < options.maxConnections else { return nil }
+            shared.claims[name] = nil
+            shared.connections[name] = connection
+            shared.book.add(name)
+            return shared.lastStatuses.sorted { $0.key < $1.key }.map(\.value)
         }
         guard let statuses = added else { return nil }
         for status in statuses { deliver(status, to: connection) }
@@ -263,17 +279,17 @@ public final class GatewayHub: @unchecked Sendable {
 
     /// Removes a connection and tells the filter the client is gone (`leave`).
     func unregister(_ connection: GatewayConnection) {
-        let (removed, waiters) = lock.withLock { () -> (Bool, [CheckedContinuation<Void, Never>]) in
-            guard connections[connection.name] === connection else { return (false, []) }
-            connections[connection.name] = nil
-            book.remove(connection.name)
-            if let bus {
+        let (removed, waiters) = shared.withLock { shared -> (Bool, [CheckedContinuation<Void, Never>]) in
+            guard shared.connections[connection.name] === connection else { return (false, []) }
+            shared.connections[connection.name] = nil
+            shared.book.remove(connection.name)
+            if let bus = shared.bus {
                 var writer = JSONWriter()
                 Leave(client: connection.name).write(to: &writer)
                 writer.bytes.removeLast()
                 bus.publish(writer.bytes)
             }
-            return (true, connections.isEmpty ? takeClosedWaiters() : [])
+            return (true, shared.connections.isEmpty ? shared.takeClosedWaiters() : [])
         }
         for waiter in waiters { waiter.resume() }
         guard removed else { return }
@@ -282,45 +298,39 @@ public final class GatewayHub: @unchecked Sendable {
         logger.info("client disconnected", metadata: ["client": "\(connection.name)", "reason": "\(reason)"])
     }
 
-    public var connectionCount: Int { lock.withLock { connections.count } }
+    public var connectionCount: Int { shared.withLock { $0.connections.count } }
 
     /// Returns once no connection is left (each one's `leave` published), or after `limit`,
     /// whichever is first: the shutdown's wait for clients answering the close frame.
     public func connectionsClosed(within limit: Duration) async {
         let deadline = Task { [weak self] in
             guard (try? await Task.sleep(for: limit)) != nil, let self else { return }
-            for waiter in lock.withLock({ takeClosedWaiters() }) { waiter.resume() }
+            for waiter in shared.withLock({ $0.takeClosedWaiters() }) { waiter.resume() }
         }
         defer { deadline.cancel() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = lock.withLock { () -> Bool in
-                guard !connections.isEmpty else { return true }
-                closedWaiters.append(continuation)
+            let now = shared.withLock { shared -> Bool in
+                guard !shared.connections.isEmpty else { return true }
+                shared.closedWaiters.append(continuation)
                 return false
             }
             if now { continuation.resume() }
         }
     }
 
-    /// Empties the waiters of `connectionsClosed` (the caller holds `lock` and resumes them after).
-    private func takeClosedWaiters() -> [CheckedContinuation<Void, Never>] {
-        defer { closedWaiters.removeAll() }
-        return closedWaiters
-    }
-
     /// Counts a new TCP connection; false when it is one over `--max-connections` (it is counted
     /// all the same, until `closedTCPConnection`, since it holds a descriptor while it is refused).
     func openedTCPConnection() -> Bool {
         metrics.openConnections.increment()
-        return lock.withLock {
-            tcpConnections += 1
-            return tcpConnections <= options.maxConnections
+        return shared.withLock { shared in
+            shared.tcpConnections += 1
+            return shared.tcpConnections <= options.maxConnections
         }
     }
 
     func closedTCPConnection() {
         metrics.openConnections.decrement()
-        lock.withLock { tcpConnections -= 1 }
+        shared.withLock { $0.tcpConnections -= 1 }
     }
 
     /// Queues a frame for a client.
@@ -353,9 +363,9 @@ public final class GatewayHub: @unchecked Sendable {
 
     /// Stops admitting clients and closes every connection with 1001 (going away).
     public func beginShutdown() {
-        let all = lock.withLock { () -> [GatewayConnection] in
-            state = .stopping
-            return Array(connections.values)
+        let all = shared.withLock { shared -> [GatewayConnection] in
+            shared.state = .stopping
+            return Array(shared.connections.values)
         }
         for connection in all { close(connection, code: GatewayCloseCode.goingAway, reason: "gateway shutting down") }
     }
@@ -377,14 +387,14 @@ public final class GatewayHub: @unchecked Sendable {
             return errorLine(error.message, bytes, code: error.code)
         }
         let now = Self.now()
-        lock.withLock {
-            guard let bus else { return }
+        shared.withLock { shared in
+            guard let bus = shared.bus else { return }
             switch frame {
             case .viewport(var viewport):
                 viewport.gateway = options.name
-                viewport.ref = book.nextRef(connection.name)
+                viewport.ref = shared.book.nextRef(connection.name)
                 if viewport.version == nil {
-                    let relayed = book.version(of: connection.name)
+                    let relayed = shared.book.version(of: connection.name)
                     if relayed > 0 && relayed <= Viewport.maxVersion { viewport.version = relayed }
                 }
                 connection.viewport = viewport
@@ -418,7 +428,8 @@ public final class GatewayHub: @unchecked Sendable {
 
     public func health() -> Health {
         let now = Self.now()
-        return lock.withLock {
+        return shared.withLock { shared in
+            let (lastTallies, acceptance) = (shared.lastTallies, shared.acceptance)
             let window = 3 * options.leaseInterval
             let shards = lastTallies.values.first?.tally.shard.count ?? 1
             for index in 0..<shards {

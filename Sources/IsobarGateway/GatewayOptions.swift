@@ -42,13 +42,19 @@ public struct GatewayOptions: Sendable {
     /// Allowed `Origin` header values; empty: any. A request without `Origin` is always allowed
     /// (it is not from a browser page).
     public var origins: [String] = []
-    /// Seconds of quiet (either way) before a WebSocket ping, and for its pong (the liveness check,
-    /// PROTOCOL.md "Liveness"; no bus traffic per client). 50 s: each ping and pong costs the
-    /// gateway a write and a read, so the interval is as long as it can be while a quiet connection
-    /// still carries a frame more often than the 60 s idle timeout of nginx's `proxy_read_timeout`
-    /// and AWS ALB's default (and Heroku's 55 s): the wheel pings at most 1 s late, leaving ~9 s for
-    /// a loaded machine.
+    /// The longest the gateway stays silent on a WebSocket (it sends an unsolicited pong, a
+    /// keepalive, when it had nothing else to send for this long), and the time a ping has for its
+    /// pong (the liveness check, PROTOCOL.md "Liveness"; no bus traffic per client). 50 s: every
+    /// keepalive costs the gateway a write, so the interval is as long as it can be while a quiet
+    /// connection still carries a gateway frame more often than the 60 s idle timeout of nginx's
+    /// `proxy_read_timeout` and AWS ALB's default (and Heroku's 55 s): the wheel is at most 1 s
+    /// late, leaving ~9 s for a loaded machine.
     public var pingInterval = 50.0
+    /// A peer silent for this many `pingInterval`s is pinged (and dropped, 1001, when its pong does
+    /// not come within `pingInterval`); the keepalives in between are unsolicited pongs, which cost
+    /// the gateway no read. 3: a silent peer is pinged every 150 s and a dead one dropped 150-201 s
+    /// after it was last heard; 1 makes every keepalive a ping.
+    public var pingEvery = 3
     /// Event-loop threads for the connections: half the cores by default (at least one), since
     /// on one machine the broker, filter and formatter share the rest.
     public var threads = max(1, System.coreCount / 2)
@@ -61,6 +67,9 @@ public struct GatewayOptions: Sendable {
     /// moderately oversized message is read and answered with an error frame, and only a huge one
     /// costs the connection.
     public var hardFrameLimit: Int { max(16_384, maxFrame * 4) }
+
+    /// The liveness check's two times: the keepalive interval and the probe time.
+    var pingTiming: PingClock.Timing { PingClock.Timing(interval: pingInterval, probeEvery: pingEvery) }
 
     /// Rejected messages beyond the rate (net of accepted ones) before the connection is closed 1008.
     public var strikeLimit: Int { max(10, Int(burst)) }

@@ -3,12 +3,13 @@ import Synchronization
 
 /// The WebSocket liveness check of one event loop: its connections in a ``PingWheel`` by the time
 /// each next needs looking at, and ONE scheduled task per loop that wakes when the earliest of
-/// them is due and looks only at those (``PingClock`` says: ping, drop, or not yet).
+/// them is due and looks only at those (``PingClock`` says: keepalive pong, ping, drop, or not yet).
 ///
 /// Why: a timer per connection put 10,000 entries in NIO's scheduled-task heap, each re-inserted
 /// every interval (issue 32); a sweep of every connection every half interval still touched each
 /// one twice an interval and pinged 1 to 1.5 intervals after the silence began. With the wheel a
-/// silent connection costs one look and one ping per interval, on time to within a slot
+/// silent connection costs one look and one frame (a keepalive pong, every few a ping) per
+/// interval, on time to within a slot
 /// (``resolution(interval:)``), so the interval can sit just under a proxy's idle timeout; a
 /// talking one costs one look; the timer sleeps until something is due and stops when the loop
 /// has no connections.
@@ -16,17 +17,18 @@ import Synchronization
 /// Lives on its loop: every method runs there (``PingSweepers`` hands it out loop-bound).
 final class PingSweeper {
     private let loop: any EventLoop
-    /// The ping interval, seconds.
-    private let interval: Double
+    /// The keepalive interval and the probe time.
+    private let timing: PingClock.Timing
     private var wheel: PingWheel<WebSocketConnectionHandler>
     private var timer: Scheduled<Void>?
     /// When `timer` fires (uptime seconds).
     private var timerAt: Double?
 
-    init(loop: any EventLoop, interval: Double) {
+    init(loop: any EventLoop, timing: PingClock.Timing) {
         self.loop = loop
-        self.interval = interval
-        wheel = PingWheel(resolution: Self.resolution(interval: interval), horizon: interval,
+        self.timing = timing
+        // A due time lies at most the probe time ahead (the keepalive's interval is shorter).
+        wheel = PingWheel(resolution: Self.resolution(interval: timing.interval), horizon: max(timing.interval, timing.probe),
                           now: WebSocketConnectionHandler.seconds())
     }
 
@@ -53,7 +55,7 @@ final class PingSweeper {
         timer = nil
         timerAt = nil
         let now = WebSocketConnectionHandler.seconds()
-        let checked = wheel.takeDue(now: now).map { ($0, $0.check(now: now, interval: interval)) }
+        let checked = wheel.takeDue(now: now).map { ($0, $0.check(now: now, timing)) }
         wheel.putBack(checked, now: now)
         schedule()
     }
@@ -73,17 +75,17 @@ final class PingSweeper {
 
 /// A gateway's ``PingSweeper``s, one per event loop, made on a loop's first connection.
 final class PingSweepers: Sendable {
-    private let interval: Double
+    private let timing: PingClock.Timing
     private let sweepers = Mutex<[ObjectIdentifier: NIOLoopBound<PingSweeper>]>([:])
 
-    init(interval: Double) { self.interval = interval }
+    init(timing: PingClock.Timing) { self.timing = timing }
 
     /// The sweeper of `loop`; call on `loop`.
     func sweeper(on loop: any EventLoop) -> PingSweeper {
         sweepers.withLock { sweepers in
             let key = ObjectIdentifier(loop)
             if let bound = sweepers[key] { return bound.value }
-            let sweeper = PingSweeper(loop: loop, interval: interval)
+            let sweeper = PingSweeper(loop: loop, timing: timing)
             sweepers[key] = NIOLoopBound(sweeper, eventLoop: loop)
             return sweeper
         }

@@ -1,12 +1,16 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import IsobarCore
 import NIOCore
 import NIOWebSocket
 
 /// One WebSocket map client as a NIO channel handler on its channel's event loop: it registers the
 /// client with the ``GatewayHub``, applies the rate limit to each message it reads and hands it to
-/// the hub, writes what the bus sends the client from its bounded ``Outbox``, answers pings, pings
-/// the peer, and runs the close handshake; when the channel goes, it unregisters (the hub
+/// the hub, writes what the bus sends the client from its bounded ``Outbox``, answers pings, keeps
+/// the connection alive (an unsolicited pong after `--ping` of its own silence, a ping when the
+/// peer was silent for `--ping-every` intervals), and runs the close handshake; when the channel goes, it unregisters (the hub
 /// publishes `leave`).
 ///
 /// There is no task or timer per connection: an idle client is its channel and this handler, which
@@ -39,6 +43,9 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
     private var phase = Phase.open
     private var connection: GatewayConnection?
     private var context: ChannelHandlerContext?
+    /// The frame encoder's context: a keepalive pong or a ping, pre-encoded, is written from here
+    /// (below the encoder), so it costs no frame to encode and no allocation (nil: through `context`).
+    private var encoderContext: ChannelHandlerContext?
     /// When the peer was last heard from and sent to, and whether a ping is out (the sweep reads it).
     private var clock = PingClock(openedAt: WebSocketConnectionHandler.seconds())
     /// The answer to the peer's latest ping, while the socket takes no more (``answer(ping:)``).
@@ -69,9 +76,24 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
         }
         self.connection = connection
         clock = PingClock(openedAt: Self.seconds())
+        encoderContext = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+        Self.limitUnacknowledged(context.channel, seconds: hub.options.pingInterval)
         let sweeper = hub.sweepers.sweeper(on: loop)
-        sweeper.add(self, due: clock.due(interval: hub.options.pingInterval))
+        sweeper.add(self, due: clock.due(hub.options.pingTiming))
         self.sweeper = sweeper
+    }
+
+    /// `TCP_USER_TIMEOUT`: the kernel drops the connection when data it sent stays unacknowledged
+    /// for `seconds` (a peer whose host or network is gone: the next keepalive is never
+    /// acknowledged), with no ping and no user-space work. Not `SO_KEEPALIVE`: its probes go only
+    /// on a connection with nothing in flight and nothing received for `TCP_KEEPIDLE`, and the
+    /// keepalive pongs keep every connection from being that idle, so they would never go.
+    private static func limitUnacknowledged(_ channel: any Channel, seconds: Double) {
+        #if canImport(Glibc)
+        let option = ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: CInt(TCP_USER_TIMEOUT)))
+        let milliseconds = Int(min(seconds * 1_000, Double(Int32.max)).rounded(.up))
+        try? channel.syncOptions?.setOption(option, value: milliseconds)
+        #endif
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -86,6 +108,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
             self.connection = nil
         }
         self.context = nil
+        encoderContext = nil
         context.fireChannelInactive()
     }
 
@@ -254,30 +277,48 @@ final class WebSocketConnectionHandler: ChannelInboundHandler, RemovableChannelH
         }
     }
 
-    /// The sweeper's check at this connection's due time `now`: a peer whose ping went unanswered
-    /// for `interval` seconds is dropped (close 1001, then the TCP connection at once: it is not
-    /// reading); one quiet for `interval` is pinged; any other is left alone (``PingClock``).
-    /// Returns when to check again, nil when the connection is done with.
-    func check(now: Double, interval: Double) -> Double? {
+    /// The sweeper's check at this connection's due time `now` (``PingClock``): a peer whose ping
+    /// went unanswered for an interval is dropped (close 1001, then the TCP connection at once: it
+    /// is not reading); one silent for the probe time is pinged; one the gateway sent nothing for
+    /// an interval gets an unsolicited pong; any other is left alone. Returns when to check again,
+    /// nil when the connection is done with.
+    func check(now: Double, _ timing: PingClock.Timing) -> Double? {
         guard phase == .open, let context else { return nil }
-        switch clock.action(now: now, interval: interval) {
+        switch clock.action(now: now, timing) {
         case .wait:
-            return clock.due(interval: interval)
+            return clock.due(timing)
         case .drop:
             hub.logger.info("client did not answer a ping", metadata: ["client": "\(name)"])
             connection?.outbox.finish(.init(code: GatewayCloseCode.goingAway, reason: "no answer to ping"))
             sendClose(.init(code: GatewayCloseCode.goingAway, reason: "no answer to ping"))
             context.close(promise: nil)
             return nil
+        case .keepalive:
+            clock.sent(at: now)
+            writeControl(.pong, encoded: Self.emptyPong, context: context)
+            return phase == .open ? clock.due(timing) : nil  // a failed write closes
         case .ping:
             clock.pinged(at: now)
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: Self.noData)), promise: nil)
-            return phase == .open ? clock.due(interval: interval) : nil  // a failed write closes
+            writeControl(.ping, encoded: Self.emptyPing, context: context)
+            return phase == .open ? clock.due(timing) : nil
         }
     }
 
-    /// A ping's (empty) data, shared: nothing to allocate per ping.
-    private static let noData = ByteBuffer()
+    /// Writes an empty control frame: its pre-encoded bytes from below the frame encoder (no
+    /// frame to encode, no header to allocate, no walk through the WebSocket handlers), else the
+    /// frame through this handler's context.
+    private func writeControl(_ opcode: WebSocketOpcode, encoded: ByteBuffer, context: ChannelHandlerContext) {
+        if let encoderContext {
+            encoderContext.writeAndFlush(NIOAny(encoded), promise: nil)
+        } else {
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: ByteBuffer())), promise: nil)
+        }
+    }
+
+    /// An empty pong and an empty ping as a server sends them (FIN, the opcode, unmasked, length
+    /// 0), shared: nothing to allocate per keepalive.
+    static let emptyPong = ByteBuffer(bytes: [0x8A, 0x00])
+    static let emptyPing = ByteBuffer(bytes: [0x89, 0x00])
 
     static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

@@ -40,6 +40,10 @@ public enum FetchInput {
 
     /// Reads NDJSON from `fd` on a dedicated thread (a blocking read must not occupy one of the two
     /// cooperative threads) and calls `resync` for each resync request. Errors go to `output`.
+    ///
+    /// The thread is there for one blocking C call: `read(2)` on stdin (``LineInput``, which waits in
+    /// `poll(2)` on it with no timeout). stdin is whatever the parent gave (a pipe under `plug`, a
+    /// file, a terminal), so a non-blocking async reader would need its own event source for each.
     /// End of input ends the thread and nothing else: a closed stdin is normal in a pipe.
     public static func start(fd: Int32 = 0, output: any FetchOutput, maxLineLength: Int = Limits.lineBytes,
                              resync: @escaping @Sendable (String) -> Void) {

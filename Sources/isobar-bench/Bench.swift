@@ -1,8 +1,11 @@
 import ArgumentParser
 
 /// `isobar-bench`: benchmark programs that print tables (see BENCHMARKS.md). Never timed tests.
+/// The benchmarks that run processes or wait for answers are async commands: every wait is an
+/// `await` on the event waited for (an answer applied, a child's line, a count reached), its
+/// deadline a timer racing it (``Mailbox``, ``Changes``), never a thread parked on a semaphore.
 @main
-struct Bench: ParsableCommand {
+struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "isobar-bench",
         abstract: "Isobar's benchmarks: each subcommand runs one, repeated, and prints a table (median, min, max).",
@@ -11,11 +14,15 @@ struct Bench: ParsableCommand {
                       FindCommand.self, FetchBenchCommand.self, ClientMemoryCommand.self, PlacesBenchCommand.self,
                       CountedCommand.self, WeatherBenchCommand.self])
 
-    static func main() {
+    static func main() async {
         Children.installSignalHandlers()
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch {
             exit(withError: error)
         }

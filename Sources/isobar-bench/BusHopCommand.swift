@@ -5,7 +5,7 @@ import IsobarBus
 /// `bus-hop`: N messages of ~200 bytes through broker -> `isobar plug --sub hopA -- isobar-bench
 /// pass-through` -> broker -> a subscriber, against raw libzmq PUB -> SUB (one frame, tcp on
 /// loopback, same window) in this process. Runs alternate between the two paths.
-struct BusHopCommand: ParsableCommand {
+struct BusHopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bus-hop", abstract: "Messages/s through broker + plug + pass-through stage vs raw libzmq PUB->SUB.")
 
@@ -17,30 +17,39 @@ struct BusHopCommand: ParsableCommand {
     @Option(help: "Most messages in flight (sent, not yet received); below every high-water mark on the way.")
     var window = 20_000
 
-    func run() throws {
+    func run() async throws {
         let traffic = HopTraffic(count: count, size: size, window: window)
         let isobar = Paths.isobar(common.isobar)
         let scratch = Paths.scratch("hop")
         let (frontend, backend) = FreePort.endpoints()
         let env = ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend]
-        let broker = try Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log")
-        let plug = try Children.start(isobar, ["plug", "--name", "hop", "--sub", "hopA", "--", Paths.bench, "pass-through"],
-                                      environment: env, log: scratch + "/plug.log")
+        let broker = try await Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log")
+        var children = [broker]
         var keepLogs = true
-        defer {
-            Children.stop([broker, plug])
+        try await ensuring({
+            children.append(try await Children.start(isobar, ["plug", "--name", "hop", "--sub", "hopA", "--", Paths.bench, "pass-through"],
+                                                     environment: env, log: scratch + "/plug.log"))
+            try await measure(traffic, frontend: frontend, backend: backend, scratch: scratch)
+            keepLogs = false
+        }, finally: {
+            await Children.stop(children)
             if !keepLogs { try? FileManager.default.removeItem(atPath: scratch) }
-        }
+        })
+    }
 
+    /// Every path's runs, alternating, on a running broker and plug; prints the table.
+    private func measure(_ traffic: HopTraffic, frontend: String, backend: String, scratch: String) async throws {
         let context = try ZMQContext()
         let publisher = try ZMQSocket(context, .pub)
         let subscriber = try ZMQSocket(context, .sub)
         try publisher.connect(frontend)
         try subscriber.subscribe("hopB")
         try subscriber.connect(backend)
-        defer { publisher.close(); subscriber.close() }
+        defer { publisher.close() }
+        let receiver = try HopReceiver(socket: subscriber)
+        defer { receiver.close() }
         let sendBus: (inout [UInt8]) -> Void = { message in _ = try? publisher.send(topic: "hopA", payload: message) }
-        guard HopTraffic.handshake(send: sendBus, receiver: subscriber, probe: traffic.template(probe: true)) else {
+        guard await HopTraffic.handshake(send: sendBus, receiver: receiver, probe: traffic.template(probe: true)) else {
             throw ValidationError("bus-hop: no probe came back through broker and plug in 15 s; logs in \(scratch)")
         }
 
@@ -49,17 +58,16 @@ struct BusHopCommand: ParsableCommand {
         var rawBatchedRuns: [HopTraffic.Result] = []
         var isobarSingleRuns: [HopTraffic.Result] = []
         for _ in 0..<common.runs {
-            rawRuns.append(try Self.raw(traffic, batched: false))
+            rawRuns.append(try await Self.raw(traffic, batched: false))
             // The Isobar path publishes as every Isobar sender does (`TopicBatch`).
-            isobarRuns.append(traffic.runBatched(topic: Array("hopA".utf8), receiver: subscriber) { topic, payload in
+            isobarRuns.append(await traffic.runBatched(topic: Array("hopA".utf8), receiver: receiver) { topic, payload in
                 _ = try? publisher.send(topicBytes: topic, payload: payload)
             })
-            rawBatchedRuns.append(try Self.raw(traffic, batched: true))
+            rawBatchedRuns.append(try await Self.raw(traffic, batched: true))
             // A sender that publishes each line as its own bus message (as a viewport always is).
-            isobarSingleRuns.append(traffic.run(send: sendBus, receiver: subscriber))
+            isobarSingleRuns.append(await traffic.run(send: sendBus, receiver: receiver))
         }
 
-        keepLogs = false
         let rate: (HopTraffic.Result) -> Double = { Double($0.received) / $0.seconds }
         let rawRates = Summary(rawRuns.map(rate)), isobarRates = Summary(isobarRuns.map(rate))
         let ratios = Summary(zip(isobarRuns, rawRuns).map { rate($0) / rate($1) })
@@ -90,21 +98,23 @@ struct BusHopCommand: ParsableCommand {
     /// One raw run on fresh sockets: PUB bound on a free loopback port, SUB connected, one frame per
     /// message; `batched`: one frame per batch of lines joined by `\n`, as the bus batches (a reference
     /// for what batching alone gives the transport).
-    static func raw(_ traffic: HopTraffic, batched: Bool) throws -> HopTraffic.Result {
+    static func raw(_ traffic: HopTraffic, batched: Bool) async throws -> HopTraffic.Result {
         let context = try ZMQContext()
         let publisher = try ZMQSocket(context, .pub)
         let subscriber = try ZMQSocket(context, .sub)
-        defer { publisher.close(); subscriber.close() }
+        defer { publisher.close() }
         let endpoint = "tcp://127.0.0.1:\(FreePort.next())"
         try publisher.bind(endpoint)
         try subscriber.subscribe("")
         try subscriber.connect(endpoint)
+        let receiver = try HopReceiver(socket: subscriber)
+        defer { receiver.close() }
         let send: (inout [UInt8]) -> Void = { message in _ = try? publisher.send(message) }
-        guard HopTraffic.handshake(send: send, receiver: subscriber, probe: traffic.template(probe: true)) else {
+        guard await HopTraffic.handshake(send: send, receiver: receiver, probe: traffic.template(probe: true)) else {
             throw ValidationError("bus-hop: raw PUB->SUB handshake failed")
         }
-        guard batched else { return traffic.run(send: send, receiver: subscriber) }
+        guard batched else { return await traffic.run(send: send, receiver: receiver) }
         // No topic frame on the raw path: the batch's payload is the whole frame.
-        return traffic.runBatched(topic: [], receiver: subscriber) { _, payload in _ = try? publisher.send(payload) }
+        return await traffic.runBatched(topic: [], receiver: receiver) { _, payload in _ = try? publisher.send(payload) }
     }
 }

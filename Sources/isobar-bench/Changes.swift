@@ -2,8 +2,8 @@ import Synchronization
 
 /// "Something this benchmark watches may have changed": pulsed when a bus message has been applied
 /// (`ClientTable.receive`) and when a child wrote a line (`Children`), so `Pipeline.waitFor`
-/// re-checks its condition on each change instead of every millisecond. One waiter at a time
-/// (the benchmark's main thread).
+/// re-checks its condition on each change instead of every millisecond. One waiting task at a
+/// time; `shared` serves the pipeline, a ``WSFleet`` has its own.
 final class Changes: Sendable {
     static let shared = Changes()
 
@@ -56,6 +56,19 @@ final class Changes: Sendable {
                 if now { continuation.resume() }
             }
             group.cancelAll()
+        }
+    }
+
+    /// Waits at most `seconds` for `condition`, checking it again on each change rather than on a
+    /// timer; returns whether it became true. The deadline only guards against a hang.
+    func wait(seconds: Double, until condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        while true {
+            let generation = self.generation
+            if condition() { return true }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            await next(after: generation, timeout: left)
         }
     }
 }

@@ -90,13 +90,6 @@ enum Children {
         return started
     }
 
-    /// `start` for a caller that is not async (every benchmark so far).
-    static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                      log: String? = nil, stdin: OneShotProcess.Input = .none, stdout: OneShotProcess.Output = .lines,
-                      onLine: @escaping @Sendable (SupervisedProcess.Stream, LineEvent) -> Void = { _, _ in }) throws -> Child {
-        try Blocking.run { try await start(executable, arguments, environment: environment, log: log, stdin: stdin, stdout: stdout, onLine: onLine) }
-    }
-
     private static func register(_ pid: pid_t) {
         table.withLock { _ in
             for i in 0..<capacity where pids[i] == 0 {
@@ -117,14 +110,5 @@ enum Children {
     /// Stops `children` in reverse order of starting.
     static func stop(_ children: [Child]) async {
         for child in children.reversed() { await stop(child) }
-    }
-
-    /// `stop` for a caller that is not async (every benchmark so far).
-    static func stop(_ children: [Child]) {
-        Blocking.run { await stop(children) }
-    }
-
-    static func stop(_ child: Child) {
-        Blocking.run { await stop(child) }
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// `client-memory`: what an idle client costs the filter in memory. `isobar filter` (a pipe, no
 /// bus) gets a generated snapshot, then `clients` gateway clients' viewports (random regions of
 /// 0.5–2° anywhere on land, the default limit), one answer each; VmRSS before and after, per client.
-struct ClientMemoryCommand: ParsableCommand {
+struct ClientMemoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "client-memory", abstract: "Filter memory per connected idle client (gateway clients, one viewport each).")
 
@@ -17,14 +17,14 @@ struct ClientMemoryCommand: ParsableCommand {
     @Option(help: "Clients to connect.")
     var clients = 100_000
 
-    func run() throws {
+    func run() async throws {
         let generated = StationGenerator(world: try WorldStations.load(path: common.world), seed: common.seed).stations(count: stations)
         let snapshot = StationGenerator.snapshotLines(generated).lines
         var perClient: [Double] = [], annotations: [Double] = [], before: [Double] = [], after: [Double] = []
         for run in 0..<common.runs {
             let counter = AnswerCounter()
             // A lease timeout longer than the run: the clients stay without a gateway leasing them.
-            let process = try Children.start(Paths.isobar(common.isobar), ["filter", "--lease-timeout", "3600"], stdin: .pipe) { stream, event in
+            let process = try await Children.start(Paths.isobar(common.isobar), ["filter", "--lease-timeout", "3600"], stdin: .pipe) { stream, event in
                 if stream == .standardOutput, case .line(let line) = event { counter.receive(line) }
             }
             guard let input = process.process.stdin else { throw ValidationError("client-memory: no stdin") }
@@ -34,7 +34,7 @@ struct ClientMemoryCommand: ParsableCommand {
             // The snapshot is in once a probe viewport is answered: the filter has nothing else
             // to do then, so RSS is read at once (no settling sleep).
             try Array((Self.viewport("probe", 0, 0, 1, seed: 0) + "\n").utf8).withUnsafeBytes { try input.writeAll($0) }
-            try counter.wait(for: 1)
+            try await counter.wait(for: 1)
             let pid = process.processIdentifier
             let rssBefore = Double(ProcStatus.bytes("VmRSS", pid: pid) ?? 0)
             var rng = SplitMix64(seed: common.seed &+ UInt64(run))
@@ -46,7 +46,7 @@ struct ClientMemoryCommand: ParsableCommand {
             }
             try batch.withUnsafeBytes { try input.writeAll($0) }
             // Every client answered: the filter is idle again.
-            try counter.wait(for: 1 + clients)
+            try await counter.wait(for: 1 + clients)
             let rssAfter = Double(ProcStatus.bytes("VmRSS", pid: pid) ?? 0)
             before.append(rssBefore)
             after.append(rssAfter)
@@ -54,8 +54,8 @@ struct ClientMemoryCommand: ParsableCommand {
             annotations.append(Double(counter.upserts) / Double(clients))
             // End of input: it exits on its own.
             input.close()
-            _ = try Blocking.run { await process.process.waitForExit() }
-            Children.stop(process)
+            _ = await process.process.waitForExit()
+            await Children.stop(process)
         }
         var table = Table("client-memory: isobar filter with \(Format.int(stations)) stations, \(Format.int(clients)) idle gateway clients, \(common.runs) runs",
                           header: ["measure", "median (min–max)"])
@@ -104,7 +104,7 @@ final class AnswerCounter: Sendable {
     }
 
     /// Waits until `count` answers came; the two-minute deadline only guards against a hang.
-    func wait(for count: Int) throws {
+    func wait(for count: Int) async throws {
         let reached = Latch()
         let already = state.withLock { state in
             if state.answers >= count { return true }
@@ -112,7 +112,7 @@ final class AnswerCounter: Sendable {
             return false
         }
         guard !already else { return }
-        let late = try Blocking.run { await reached.sleep(for: .seconds(120)) }
+        let late = await reached.sleep(for: .seconds(120))
         if late {
             let answers = state.withLock { $0.answers }
             throw ValidationError("client-memory: \(answers) of \(count) answers in 2 minutes")

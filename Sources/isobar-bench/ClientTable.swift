@@ -1,5 +1,5 @@
-import Foundation
 import IsobarCore
+import Synchronization
 
 /// The map clients one benchmark process plays, multiplexed over one `BusClient` subscribed to
 /// `annotations/`: each client name has its own `AnnotationFollower` (its set and version rules), and the version it waits for.
@@ -8,7 +8,7 @@ import IsobarCore
 /// would, and when the awaited version has been applied it calls `onApplied` (still on that
 /// thread) with the time, so latency ends when the update is applied, not when it arrived.
 final class ClientTable: @unchecked Sendable {
-    // @unchecked: `entries` only under `lock`; `onApplied` and `onDrained` set before messages flow.
+    // @unchecked: `onApplied` and `onDrained` are set before messages flow; the rest is in `state`.
     struct Entry {
         /// The client's set and version rules (`AnnotationFollower`, as every client holds it).
         var follower = AnnotationFollower()
@@ -18,35 +18,43 @@ final class ClientTable: @unchecked Sendable {
         var lastSnapshot: String?
     }
 
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
+    /// Every client's entry and the table's tallies, under one `Mutex`.
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var gaps = 0
+        var badMessages = 0
+        var tallies = 0
+        var resends = 0
+    }
+
+    private let state = Mutex(State())
     var onApplied: (@Sendable (_ client: String, _ version: Int, _ count: Int, _ time: Double) -> Void)?
     /// Called on the receive thread when every waiting message has been received (see `BusClient.start`).
     var onDrained: (@Sendable () -> Void)?
-    private(set) var gaps = 0
-    private(set) var badMessages = 0
+    /// Version gaps seen by any client (a missed update).
+    var gaps: Int { state.withLock { $0.gaps } }
+    /// Messages no client could apply.
+    var badMessages: Int { state.withLock { $0.badMessages } }
 
     /// Announces that `client` waits for `version`.
     func await(_ client: String, version: Int) {
-        lock.lock(); defer { lock.unlock() }
-        entries[client, default: Entry()].awaited = version
+        state.withLock { $0.entries[client, default: Entry()].awaited = version }
     }
 
     func messages(_ client: String) -> Int {
-        lock.lock(); defer { lock.unlock() }
-        return entries[client]?.messages ?? 0
+        state.withLock { $0.entries[client]?.messages ?? 0 }
     }
 
     /// What a client holds: messages received, the set's size and version.
     func held(_ client: String) -> (messages: Int, count: Int, version: Int) {
-        lock.lock(); defer { lock.unlock() }
-        guard let entry = entries[client] else { return (0, 0, 0) }
-        return (entry.messages, entry.set.count, entry.set.version)
+        state.withLock { state in
+            guard let entry = state.entries[client] else { return (0, 0, 0) }
+            return (entry.messages, entry.set.count, entry.set.version)
+        }
     }
 
     func lastSnapshot(_ client: String) -> String? {
-        lock.lock(); defer { lock.unlock() }
-        return entries[client]?.lastSnapshot
+        state.withLock { $0.entries[client]?.lastSnapshot }
     }
 
     /// Applies one message to a client's entry; returns the outcome and, when the awaited version
@@ -68,25 +76,29 @@ final class ClientTable: @unchecked Sendable {
 
     /// Tallies received (answers to this process's leases, when it plays a gateway), and how many
     /// of them asked for a resend (the filter's view of the leased clients differed).
-    private(set) var tallies = 0
-    private(set) var resends = 0
+    var tallies: Int { state.withLock { $0.tallies } }
+    var resends: Int { state.withLock { $0.resends } }
 
     func receive(topic: String, payload: [UInt8]) {
         if topic == "tally" {
             let resend = (try? JSONObject(storage: payload)).flatMap { try? Tally(from: $0) }?.resend ?? false
-            lock.lock(); tallies += 1; if resend { resends += 1 }; lock.unlock()
+            state.withLock { state in
+                state.tallies += 1
+                if resend { state.resends += 1 }
+            }
             Changes.shared.pulse()
             return
         }
         guard topic.hasPrefix("annotations/") else { return }
         let name = String(topic.dropFirst("annotations/".count))
-        lock.lock()
-        // In place (one hash lookup, no copy of the client's set); as a client on the wire would,
-        // in one pass (`AnnotationFollower.apply(storage:)`).
-        let (outcome, applied) = Self.update(&entries[name, default: Entry()], with: payload, probe: name.hasPrefix(Pipeline.probe))
-        if case .gap = outcome { gaps += 1 }
-        if outcome == nil { badMessages += 1 }
-        lock.unlock()
+        let applied: (Int, Int)? = state.withLock { state in
+            // In place (one hash lookup, no copy of the client's set); as a client on the wire
+            // would, in one pass (`AnnotationFollower.apply(storage:)`).
+            let (outcome, applied) = Self.update(&state.entries[name, default: Entry()], with: payload, probe: name.hasPrefix(Pipeline.probe))
+            if case .gap = outcome { state.gaps += 1 }
+            if outcome == nil { state.badMessages += 1 }
+            return applied
+        }
         if let (version, count) = applied { onApplied?(name, version, count, Clock.now()) }
         Changes.shared.pulse()
     }

@@ -5,7 +5,7 @@ import IsobarCore
 /// `clients`: many map clients panning at once through the pipeline, all multiplexed over one
 /// `BusClient` (subscribed to `annotations/`). Each client keeps one viewport in flight (closed
 /// loop): sustained updates/s, per-client latency spread, and the filter's RSS over time.
-struct ClientsCommand: ParsableCommand {
+struct ClientsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clients", abstract: "N clients panning at once: updates/s end to end, per-client latency, filter RSS over time.")
 
@@ -37,7 +37,7 @@ struct ClientsCommand: ParsableCommand {
     @Option(help: "Seconds over which the idle clients' cost is measured, before the panning runs.")
     var idleSeconds = 10.0
 
-    func run() throws {
+    func run() async throws {
         let world = try WorldStations.load(path: common.world)
         let generated = StationGenerator(world: world, seed: common.seed).stations(count: stations)
         let (id, lines) = StationGenerator.snapshotLines(generated, fetchedAt: staleData ? StationGenerator.fetchedLongAgo() : StationGenerator.fetchedNow())
@@ -47,7 +47,6 @@ struct ClientsCommand: ParsableCommand {
         // Every client's whole walk, planned with the shadow filter: only pans that change the
         // client's set (so an update is certain), with the version and set size it will have.
         let names = (0..<clients).map { String(format: "c%04d", $0) }
-        let total = steps * common.runs
         let rounds = warmup + common.runs
         var plans: [[ClientsLoop.Step]] = []
         var changes: [Double] = []
@@ -73,23 +72,31 @@ struct ClientsCommand: ParsableCommand {
 
         // Room for every client in one filter (its default bound is 100,000).
         let filterArguments = ["--max-clients", String(max(FilterOptions().maxClients, 2 * (clients + idle)))]
-        let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "clients", filters: filters, filterArguments: filterArguments, plugs: common.plugs,
-                                    chainFormat: common.chainFormat)
-        defer { fleet?.stopLeasing(); pipeline.stop() }
-        try pipeline.load(lines, id: id)
+        try await Pipeline.run(isobar: Paths.isobar(common.isobar), name: "clients", filters: filters, filterArguments: filterArguments,
+                               plugs: common.plugs, chainFormat: common.chainFormat) { pipeline in
+            try await measure(pipeline: pipeline, lines: lines, id: id, names: names, plans: plans, changes: changes, fleet: fleet)
+        }
+    }
+
+    /// The idle window (with `--idle`) and the timed rounds, on a running pipeline.
+    private func measure(pipeline: Pipeline, lines: [[UInt8]], id: String, names: [String], plans: [[ClientsLoop.Step]],
+                         changes: [Double], fleet: IdleFleet?) async throws {
+        let total = steps * common.runs
+        let rounds = warmup + common.runs
+        try await pipeline.load(lines, id: id)
         var idleNotes: [String] = []
         if let fleet {
-            let took = try fleet.connect(pipeline)
+            let took = try await fleet.connect(pipeline)
             let talliesAtStart = pipeline.clients.tallies
             fleet.startLeasing(pipeline)
             // The first lease's tally from every shard; nothing else in flight then.
-            guard pipeline.waitFor(seconds: 30, { pipeline.clients.tallies >= talliesAtStart + filters }) else {
+            guard await pipeline.waitFor(seconds: 30, { pipeline.clients.tallies >= talliesAtStart + filters }) else {
                 throw pipeline.failure("idle clients: no tally for the first lease in 30 s")
             }
             let before = pipeline.roles.map { ProcStatus.cpuSeconds(pid: $0.pid) ?? 0 }
             let talliesBefore = pipeline.clients.tallies
             let start = Clock.now()
-            Thread.sleep(forTimeInterval: idleSeconds)  // the idle window being measured, not a timer
+            try await Task.sleep(for: .milliseconds(Int64(idleSeconds * 1000)))  // the idle window being measured
             let seconds = Clock.now() - start
             let used = zip(pipeline.roles, before).map { (ProcStatus.cpuSeconds(pid: $0.0.pid) ?? 0) - $0.1 }
             let pipelineCPU = zip(pipeline.roles, used).filter { !$0.0.name.hasPrefix("clients") }.map(\.1).reduce(0, +)
@@ -120,19 +127,17 @@ struct ClientsCommand: ParsableCommand {
             if run == 0 { loop.resetLatencies() }
             let before = loop.latencies.map(\.count)
             let rssStart = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
-            var rssMax = rssStart ?? 0
             let cpuStart = pipeline.roles.map { ProcStatus.cpuSeconds(pid: $0.pid) ?? 0 }
             let start = Clock.now()
             loop.start(steps: (round * steps)..<((round + 1) * steps), on: pipeline)
-            var done = false
-            while !done && Clock.now() - start < 120 {
-                done = loop.wait(timeout: 0.2)
-                if let rss = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID) {
-                    rssMax = max(rssMax, rss)
-                    samples.append((Clock.now() - origin, rss))
-                }
-            }
+            // The filter's RSS on a 0.2 s tick while the round runs, and once at its end.
+            let sampler = Self.sampleRSS(pid: pipeline.filterPID, every: .milliseconds(200), origin: origin)
+            let done = await loop.finished(within: .seconds(120))
             let seconds = Clock.now() - start
+            sampler.cancel()
+            let taken = await sampler.value + (ProcStatus.bytes("VmRSS", pid: pipeline.filterPID).map { [(Clock.now() - origin, $0)] } ?? [])
+            samples += taken
+            let rssMax = taken.map(\.1).reduce(rssStart ?? 0, max)
             if !done { starved += loop.unfinished }
             let fresh = loop.latencies.enumerated().flatMap { Array($1[before[$0]...]) }.sorted()
             if run >= 0 {
@@ -172,6 +177,18 @@ struct ClientsCommand: ParsableCommand {
         }
         table.note("target: >= 20,000 updates/s, none starved, memory flat: \(rate.median >= 20_000 && starved == 0 && counts.min == Double(total) && flat ? "MET" : "NOT MET") (rate \(Format.number(rate.median)), starved \(starved), memory \(flat ? "flat" : "growing"))")
         table.print()
+    }
+
+    /// A task that reads `pid`'s VmRSS every `interval` (a sampling tick) until cancelled; its
+    /// value is the samples (seconds since `origin`, bytes).
+    static func sampleRSS(pid: Int32, every interval: Duration, origin: Double) -> Task<[(Double, Int)], Never> {
+        Task {
+            var taken: [(Double, Int)] = []
+            while true {
+                guard (try? await Task.sleep(for: interval)) != nil else { return taken }
+                if let rss = ProcStatus.bytes("VmRSS", pid: pid) { taken.append((Clock.now() - origin, rss)) }
+            }
+        }
     }
 
     /// A few evenly spaced samples "t=1.2s 45.1MB, ...".

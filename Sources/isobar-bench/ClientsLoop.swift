@@ -1,5 +1,5 @@
-import Foundation
 import IsobarHost
+import Synchronization
 
 /// The closed loop of the `clients` benchmark: every client has one viewport in flight; when its
 /// update has been applied (on the receive thread) it records the latency and queues its next one.
@@ -8,26 +8,32 @@ import IsobarHost
 /// what 1,000 separate phones would send at about the same moment. (One message at a time instead
 /// serialises them behind this process's own receive loop, which no real fleet of clients does.)
 final class ClientsLoop: @unchecked Sendable {
-    // @unchecked: mutable state only under `lock`; `plans` and `index` are immutable.
+    // @unchecked: `pipeline` is set by `start` before any message of the walk flows; the walk's
+    // state is in `state`, `plans` and `index` are immutable.
     struct Step {
         let line: [UInt8]
         let version: Int
         let annotations: Int
     }
 
+    /// Where every client is in its walk, under one `Mutex`.
+    private struct State {
+        var next: [Int]
+        var stop: [Int]
+        var sentAt: [Double]
+        var latencies: [[Double]]
+        var wrong = 0
+        var running = 0
+        /// Clients whose next viewport is queued for `flush`.
+        var outbox: [Int] = []
+    }
+
     let names: [String]
     let plans: [[Step]]
     private let index: [String: Int]
-    private let lock = NSLock()
+    private let state: Mutex<State>
+    /// Raised (a value put) when the last client of a walk finished.
     private let finished = Mailbox<Bool>()
-    private var next: [Int]
-    private var stop: [Int]
-    private var sentAt: [Double]
-    private(set) var latencies: [[Double]]
-    private(set) var wrong = 0
-    private var running = 0
-    /// Clients whose next viewport is queued for `flush`.
-    private var outbox: [Int] = []
     private weak var pipeline: Pipeline?
 
     /// False: each client's next viewport leaves as soon as its update is applied (`--one-at-a-time`).
@@ -38,59 +44,64 @@ final class ClientsLoop: @unchecked Sendable {
         self.plans = plans
         self.burst = burst
         index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
-        next = Array(repeating: 0, count: names.count)
-        stop = next
-        sentAt = Array(repeating: 0, count: names.count)
-        latencies = Array(repeating: [], count: names.count)
+        let zeros = Array(repeating: 0, count: names.count)
+        state = Mutex(State(next: zeros, stop: zeros, sentAt: Array(repeating: 0, count: names.count),
+                            latencies: Array(repeating: [], count: names.count)))
     }
 
-    /// Starts steps `range` of every client; returns at once. `wait` blocks until all are applied.
+    /// Every client's latencies so far, in seconds.
+    var latencies: [[Double]] { state.withLock { $0.latencies } }
+    /// Updates whose set size was not the one the shadow filter planned.
+    var wrong: Int { state.withLock { $0.wrong } }
+
+    /// Starts steps `range` of every client; returns at once. `finished(within:)` waits for the end.
     func start(steps range: Range<Int>, on pipeline: Pipeline) {
         self.pipeline = pipeline
-        lock.lock()
-        running = names.count
-        for i in names.indices {
-            next[i] = range.lowerBound
-            stop[i] = range.upperBound
+        state.withLock { state in
+            state.running = names.count
+            for i in names.indices {
+                state.next[i] = range.lowerBound
+                state.stop[i] = range.upperBound
+            }
+            state.outbox.append(contentsOf: names.indices)
         }
-        outbox.append(contentsOf: names.indices)
-        lock.unlock()
         flush()
     }
 
-    func wait(timeout: Double) -> Bool {
-        finished.take(timeout: timeout) != nil
+    /// Whether every client finished the walk `start` began before `deadline` passed (a guard
+    /// against a starved client, which the table reports).
+    func finished(within deadline: Duration) async -> Bool {
+        await finished.take(within: deadline) != nil
     }
 
     /// Forgets the latencies recorded so far (after an untimed warm-up round).
     func resetLatencies() {
-        lock.lock(); defer { lock.unlock() }
-        for i in latencies.indices { latencies[i].removeAll() }
+        state.withLock { state in
+            for i in state.latencies.indices { state.latencies[i].removeAll() }
+        }
     }
 
     /// Clients that have not finished their steps.
-    var unfinished: Int {
-        lock.lock(); defer { lock.unlock() }
-        return running
-    }
+    var unfinished: Int { state.withLock { $0.running } }
 
     /// Sends every queued client's next viewport, as one burst.
     func flush() {
         guard let pipeline else { return }
-        lock.lock()
-        let queued = outbox
-        outbox.removeAll(keepingCapacity: true)
-        var lines: [[UInt8]] = []
-        var versions: [Int] = []
-        lines.reserveCapacity(queued.count)
-        versions.reserveCapacity(queued.count)
         let now = Clock.now()
-        for i in queued {
-            lines.append(plans[i][next[i]].line)
-            versions.append(plans[i][next[i]].version)
-            sentAt[i] = now
+        let (queued, lines, versions) = state.withLock { state -> ([Int], [[UInt8]], [Int]) in
+            let queued = state.outbox
+            state.outbox.removeAll(keepingCapacity: true)
+            var lines: [[UInt8]] = []
+            var versions: [Int] = []
+            lines.reserveCapacity(queued.count)
+            versions.reserveCapacity(queued.count)
+            for i in queued {
+                lines.append(plans[i][state.next[i]].line)
+                versions.append(plans[i][state.next[i]].version)
+                state.sentAt[i] = now
+            }
+            return (queued, lines, versions)
         }
-        lock.unlock()
         guard !queued.isEmpty else { return }
         for (i, version) in zip(queued, versions) { pipeline.clients.await(names[i], version: version) }
         pipeline.client.publish(lines: lines)
@@ -99,19 +110,19 @@ final class ClientsLoop: @unchecked Sendable {
     /// Called on the receive thread when a client applied its awaited version.
     func applied(client: String, count: Int, time: Double) {
         guard let i = index[client] else { return }
-        lock.lock()
-        let step = plans[i][next[i]]
-        latencies[i].append(time - sentAt[i])
-        if count != step.annotations { wrong += 1 }
-        next[i] += 1
-        let more = next[i] < stop[i]
-        if more {
-            outbox.append(i)
-        } else {
-            running -= 1
-            if running == 0 { finished.put(true) }
+        let (more, done) = state.withLock { state -> (Bool, Bool) in
+            let step = plans[i][state.next[i]]
+            state.latencies[i].append(time - state.sentAt[i])
+            if count != step.annotations { state.wrong += 1 }
+            state.next[i] += 1
+            if state.next[i] < state.stop[i] {
+                state.outbox.append(i)
+                return (true, false)
+            }
+            state.running -= 1
+            return (false, state.running == 0)
         }
-        lock.unlock()
+        if done { finished.put(true) }
         if more && !burst { flush() }
     }
 }

@@ -6,7 +6,7 @@ import IsobarCore
 /// process: the clustering alone, the filter's whole answer (a new client: cluster + `visible`
 /// JSON), and the formatter on that answer. Through the pipeline: a client switching between
 /// two continents, from viewport sent to annotations applied.
-struct DenseCommand: ParsableCommand {
+struct DenseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dense", abstract: "Whole-continent viewport over 1M stations: clustering in process and through the pipeline.")
 
@@ -25,7 +25,7 @@ struct DenseCommand: ParsableCommand {
         ("Europe", Region(clampingCenter: Coordinate(latitude: 52, longitude: 15), latitudeDelta: 36, longitudeDelta: 50)),
     ]
 
-    func run() throws {
+    func run() async throws {
         let world = try WorldStations.load(path: common.world)
         let generated = StationGenerator(world: world, seed: common.seed).stations(count: stations)
         let (id, lines) = StationGenerator.snapshotLines(generated)
@@ -63,29 +63,9 @@ struct DenseCommand: ParsableCommand {
             worst = max(worst, filter.median + format.median)
         }
         if !inProcessOnly {
-            let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "dense", plugs: common.plugs)
-            defer { pipeline.stop() }
-            try pipeline.load(lines, id: id)
-            let waiter = Waiter()
-            pipeline.clients.onApplied = { client, _, count, time in waiter.applied(client: client, count: count, time: time) }
-            var perRun: [Double] = []
-            var version = 0
-            for run in 0..<common.runs {
-                let name = "dense-pipe-\(run)"
-                waiter.expect(name)
-                var latencies: [Double] = []
-                for i in 0..<repeats {
-                    let region = Self.continents[i % 2].1
-                    var writer = JSONWriter()
-                    Viewport(client: name, region: region).write(to: &writer)
-                    version = i + 1
-                    pipeline.clients.await(name, version: version)
-                    let start = Clock.now()
-                    pipeline.client.publish(Array(writer.bytes.dropLast()))
-                    guard let (time, _) = waiter.wait(timeout: 10) else { throw pipeline.failure("dense: no answer in 10 s") }
-                    latencies.append(time - start)
-                }
-                perRun.append(Summary(latencies).median)
+            let perRun = try await Pipeline.run(isobar: Paths.isobar(common.isobar), name: "dense", plugs: common.plugs) { pipeline in
+                try await pipeline.load(lines, id: id)
+                return try await throughPipeline(pipeline)
             }
             let through = Summary(perRun)
             table.add(["through the pipeline (viewport -> applied)", "alternating", "", "", through.text(2, scale: 1000)])
@@ -96,6 +76,33 @@ struct DenseCommand: ParsableCommand {
                    + "\(Format.number(Double(snapshot.cells.bytes) / 1_048_576, 1)) MB, built in \(build.text(2, scale: 1000)) ms")
         table.note("target: a continent answered in <= 20 ms: \(worst <= 0.020 ? "MET" : "NOT MET") (slowest median \(Format.ms(worst)) ms)")
         table.print()
+    }
+
+    /// A client switching between the two continents through the pipeline: each run's median
+    /// viewport -> applied latency.
+    private func throughPipeline(_ pipeline: Pipeline) async throws -> [Double] {
+        let waiter = Waiter()
+        pipeline.clients.onApplied = { client, _, count, time in waiter.applied(client: client, count: count, time: time) }
+        var perRun: [Double] = []
+        var version = 0
+        for run in 0..<common.runs {
+            let name = "dense-pipe-\(run)"
+            waiter.expect(name)
+            var latencies: [Double] = []
+            for i in 0..<repeats {
+                let region = Self.continents[i % 2].1
+                var writer = JSONWriter()
+                Viewport(client: name, region: region).write(to: &writer)
+                version = i + 1
+                pipeline.clients.await(name, version: version)
+                let start = Clock.now()
+                pipeline.client.publish(Array(writer.bytes.dropLast()))
+                guard let (time, _) = await waiter.next(within: .seconds(10)) else { throw pipeline.failure("dense: no answer in 10 s") }
+                latencies.append(time - start)
+            }
+            perRun.append(Summary(latencies).median)
+        }
+        return perRun
     }
 
     /// `common.runs` values, each the median of `repeats` calls of `body`.

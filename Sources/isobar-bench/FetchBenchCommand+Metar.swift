@@ -11,7 +11,7 @@ extension FetchBenchCommand {
 
     /// A cache table of `count` stations spread over the globe, with the awkward cases mixed in
     /// (VRB, calm, gusts, missing temperature, `10+`), gzipped with the system's gzip.
-    static func writeMetar(count: Int, to path: String) throws {
+    static func writeMetar(count: Int, to path: String) async throws {
         var text = metarHeader
         for index in 0..<count {
             let id = "X" + String(index, radix: 36).uppercased()
@@ -26,26 +26,24 @@ extension FetchBenchCommand {
         }
         let plain = path.hasSuffix(".gz") ? String(path.dropLast(3)) : path + ".csv"
         try Data(text.utf8).write(to: URL(fileURLWithPath: plain))
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-n", "-f", plain]
-        try gzip.run()
-        gzip.waitUntilExit()
-        guard gzip.terminationStatus == 0 else { throw ValidationError("gzip \(plain) failed") }
+        let gzip = try await Children.start("/bin/gzip", ["-n", "-f", plain])
+        let exit = await gzip.process.waitForExit()
+        await Children.stop(gzip)
+        guard exit == .exited(code: 0) else { throw ValidationError("gzip \(plain) failed") }
         if plain + ".gz" != path { try FileManager.default.moveItem(atPath: plain + ".gz", toPath: path) }
     }
 
-    func runMetar(count: Int) throws {
+    func runMetar(count: Int) async throws {
         let file = Paths.scratch("fetch") + "/metars-\(count).cache.csv.gz"
-        if !FileManager.default.fileExists(atPath: file) { try Self.writeMetar(count: count, to: file) }
+        if !FileManager.default.fileExists(atPath: file) { try await Self.writeMetar(count: count, to: file) }
         let small = Paths.scratch("fetch") + "/metars-1.cache.csv.gz"
-        if !FileManager.default.fileExists(atPath: small) { try Self.writeMetar(count: 1, to: small) }
+        if !FileManager.default.fileExists(atPath: small) { try await Self.writeMetar(count: 1, to: small) }
         let bytes = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
         let isobar = Paths.isobar(common.isobar)
         var fetch: [(Double, Double)] = [], read: [(Double, Double)] = []
         for _ in 0..<common.runs {
-            fetch.append(try Self.timed([isobar, "fetch", "--format", "metar", "--today", file, "--tomorrow", small, "--once"]))
-            read.append(try Self.timed([python, "-c", "import csv, gzip, sys; rows = list(csv.reader(gzip.open(sys.argv[1], 'rt', newline='')))", file]))
+            fetch.append(try await Self.timed([isobar, "fetch", "--format", "metar", "--today", file, "--tomorrow", small, "--once"]))
+            read.append(try await Self.timed([python, "-c", "import csv, gzip, sys; rows = list(csv.reader(gzip.open(sys.argv[1], 'rt', newline='')))", file]))
         }
         var table = Table("fetch: the bulk METAR cache file, \(count) stations (\(Format.number(Double(bytes) / 1024)) KB gzip), \(common.runs) runs",
                           header: ["program", "seconds median (min–max)", "peak RSS MB median (min–max)"])

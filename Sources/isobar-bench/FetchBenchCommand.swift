@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import IsobarCore
+import Synchronization
 
 /// `fetch`: `isobar fetch --once` of a generated onX feed file of a million stations (the onX
 /// shape, indented like the real feed), both days and one day, against Python's `json.load` of
 /// the same file: wall seconds and peak RSS of each, measured by GNU time (`/usr/bin/time`).
-struct FetchBenchCommand: ParsableCommand {
+struct FetchBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch", abstract: "isobar fetch of a 1M-station onX feed vs Python's json.load: seconds and peak RSS.")
 
@@ -19,10 +20,10 @@ struct FetchBenchCommand: ParsableCommand {
     @Option(help: "Instead: the bulk METAR cache file (gzip CSV) of this many generated stations, against Python's csv + gzip.")
     var metar: Int?
 
-    func run() throws {
+    func run() async throws {
         if let metar {
             guard metar > 0 else { throw ValidationError("--metar must be a positive number of stations") }
-            try runMetar(count: metar)
+            try await runMetar(count: metar)
             return
         }
         if !FileManager.default.fileExists(atPath: feed) {
@@ -36,9 +37,9 @@ struct FetchBenchCommand: ParsableCommand {
         let limit = String(bytes + 1_048_576)
         var both: [(Double, Double)] = [], one: [(Double, Double)] = [], load: [(Double, Double)] = []
         for _ in 0..<common.runs {
-            both.append(try Self.timed([isobar, "fetch", "--today", feed, "--tomorrow", feed, "--once", "--max-body-bytes", limit]))
-            one.append(try Self.timed([isobar, "fetch", "--today", feed, "--tomorrow", small, "--once", "--max-body-bytes", limit]))
-            load.append(try Self.timed([python, "-c", "import json, sys; json.load(open(sys.argv[1]))", feed]))
+            both.append(try await Self.timed([isobar, "fetch", "--today", feed, "--tomorrow", feed, "--once", "--max-body-bytes", limit]))
+            one.append(try await Self.timed([isobar, "fetch", "--today", feed, "--tomorrow", small, "--once", "--max-body-bytes", limit]))
+            load.append(try await Self.timed([python, "-c", "import json, sys; json.load(open(sys.argv[1]))", feed]))
         }
         var table = Table("fetch: an onX feed of \(Format.int(count)) stations (\(Format.number(Double(bytes) / 1_048_576)) MB), \(common.runs) runs",
                           header: ["program", "seconds median (min–max)", "peak RSS MB median (min–max)"])
@@ -55,21 +56,21 @@ struct FetchBenchCommand: ParsableCommand {
     }
 
     /// Runs `command` under GNU time with stdout to /dev/null: (wall seconds, peak RSS in KB).
-    static func timed(_ command: [String]) throws -> (Double, Double) {
-        let errors = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-f", "isobar-bench-time %e %M"] + command
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ValidationError("\(command.joined(separator: " ")) exited with \(process.terminationStatus)")
+    /// Started and awaited as every benchmark's process is (`Children`, isobar's `OneShotProcess`).
+    static func timed(_ command: [String]) async throws -> (Double, Double) {
+        let timeLine = Mutex<String?>(nil)
+        let process = try await Children.start("/usr/bin/time", ["-f", "isobar-bench-time %e %M"] + command,
+                                               stdout: .file("/dev/null")) { stream, event in
+            guard stream == .standardError, case .line(let bytes) = event else { return }
+            let line = String(decoding: bytes, as: UTF8.self)
+            if line.hasPrefix("isobar-bench-time ") { timeLine.withLock { $0 = line } }
         }
-        let line = String(decoding: output, as: UTF8.self).split(separator: "\n").last { $0.hasPrefix("isobar-bench-time ") }
-        let fields = line?.split(separator: " ") ?? []
+        let exit = await process.process.waitForExit()
+        await Children.stop(process)
+        guard exit == .exited(code: 0) else {
+            throw ValidationError("\(command.joined(separator: " ")) ended: \(exit.map { "\($0)" } ?? "unknown")")
+        }
+        let fields = timeLine.withLock { $0 }?.split(separator: " ") ?? []
         guard fields.count == 3, let seconds = Double(fields[1]), let kilobytes = Double(fields[2]) else {
             throw ValidationError("no GNU time line from \(command.first ?? "?")")
         }

@@ -9,7 +9,7 @@ import IsobarHost
 /// realistic queries. Through the pipeline (100,000 stations): the round trip `nearest` -> `place`
 /// and `search` -> `results`, one request at a time, beside a pan (viewport -> applied) timed the
 /// same way on the same pipeline, the three kinds interleaved.
-struct FindCommand: ParsableCommand {
+struct FindCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "find", abstract: "nearest and search: in process over 1M stations and through the pipeline, beside pans.")
 
@@ -33,7 +33,7 @@ struct FindCommand: ParsableCommand {
     static let nearestTarget = 0.000_05
     static let searchTarget = 0.001
 
-    func run() throws {
+    func run() async throws {
         let world = try WorldStations.load(path: common.world)
         let generated = StationGenerator(world: world, seed: common.seed).stations(count: stations)
         let (_, lines) = StationGenerator.snapshotLines(generated)
@@ -85,7 +85,7 @@ struct FindCommand: ParsableCommand {
         table.note("target: search <= 1 ms median at \(Format.int(stations)): \(worstSearch <= Self.searchTarget ? "MET" : "NOT MET") (slowest kind's median \(Format.number(worstSearch * 1000, 3)) ms)")
         table.print()
 
-        if !inProcessOnly { try throughPipeline(world: world, uniform: uniform) }
+        if !inProcessOnly { try await throughPipeline(world: world, uniform: uniform) }
     }
 
     /// One kind's timings: per run the p50/p99/max over `count` timed calls, summarised over runs.
@@ -150,14 +150,20 @@ struct FindCommand: ParsableCommand {
 
     // MARK: - Through the pipeline
 
-    private func throughPipeline(world: [WorldStation], uniform: [Coordinate]) throws {
+    private func throughPipeline(world: [WorldStation], uniform: [Coordinate]) async throws {
         let generated = StationGenerator(world: world, seed: common.seed).stations(count: pipelineStations)
         let (id, lines) = StationGenerator.snapshotLines(generated)
         let shadow = Shadow(lines: lines)
         guard let snapshot = shadow.snapshot else { throw ValidationError("the shadow filter holds no snapshot") }
-        let pipeline = try Pipeline(isobar: Paths.isobar(common.isobar), name: "find", plugs: common.plugs)
-        defer { pipeline.stop() }
-        try pipeline.load(lines, id: id)
+        try await Pipeline.run(isobar: Paths.isobar(common.isobar), name: "find", plugs: common.plugs) { pipeline in
+            try await pipeline.load(lines, id: id)
+            try await measure(pipeline: pipeline, generated: generated, shadow: shadow, snapshot: snapshot, uniform: uniform)
+        }
+    }
+
+    /// Nearest, search and pans, interleaved, on a running pipeline holding `generated`.
+    private func measure(pipeline: Pipeline, generated: [Station], shadow: Shadow, snapshot: StationSnapshot,
+                         uniform: [Coordinate]) async throws {
 
         // A second client for the answers, on exactly this client's topics.
         guard let frontend = pipeline.environment["ISOBAR_PUB"], let backend = pipeline.environment["ISOBAR_SUB"] else {
@@ -181,13 +187,13 @@ struct FindCommand: ParsableCommand {
         }
         // Handshake: ask until an answer comes back (the subscription is then in place; each ask
         // waits 0.2 s for its answer, as ZeroMQ's slow joiner may drop it), then drain the answers
-        // to the earlier asks: the drain ends after 0.3 s with none (a quiet window, not a timer).
+        // to the earlier asks: the drain ends after 0.3 s with none (a quiet window).
         let deadline = Date().addingTimeInterval(20)
         repeat {
             guard Date() < deadline else { throw pipeline.failure("find: no place answer in 20 s") }
             finder.publish(nearestLine(Coordinate(latitude: 0, longitude: 0)))
-        } while answers.wait(timeout: 0.2) == nil
-        while answers.wait(timeout: 0.3) != nil {}
+        } while await answers.next(within: .milliseconds(200)) == nil
+        while await answers.next(within: .milliseconds(300)) != nil {}
 
         let queries = Self.queries(generated, seed: common.seed).flatMap(\.1)
         var nearest = Percentiles(), search = Percentiles(), pans = Percentiles()
@@ -205,11 +211,11 @@ struct FindCommand: ParsableCommand {
                 var line = nearestLine(uniform[(run * requests + i) % uniform.count])
                 var start = Clock.now()
                 finder.publish(line)
-                if let time = answers.wait(timeout: 5, topic: "place/\(Self.client)") { nearestTimes.append(time - start) } else { timeouts += 1 }
+                if let time = await answers.next(within: .seconds(5), topic: "place/\(Self.client)") { nearestTimes.append(time - start) } else { timeouts += 1 }
                 line = searchLine(queries[(run * requests + i) % queries.count])
                 start = Clock.now()
                 finder.publish(line)
-                if let time = answers.wait(timeout: 5, topic: "results/\(Self.client)") { searchTimes.append(time - start) } else { timeouts += 1 }
+                if let time = await answers.next(within: .seconds(5), topic: "results/\(Self.client)") { searchTimes.append(time - start) } else { timeouts += 1 }
                 // One pan of one client that produces an update, timed as the `latency` bench does
                 // (pans that change nothing are sent but not timed).
                 for _ in 0..<10 {
@@ -218,7 +224,7 @@ struct FindCommand: ParsableCommand {
                     pipeline.clients.await(name, version: version)
                     let start = Clock.now()
                     pipeline.client.publish(line)
-                    if let (time, _) = waiter.wait(timeout: 5) { panTimes.append(time - start) } else { timeouts += 1 }
+                    if let (time, _) = await waiter.next(within: .seconds(5)) { panTimes.append(time - start) } else { timeouts += 1 }
                     break
                 }
             }
@@ -255,7 +261,7 @@ struct FindCommand: ParsableCommand {
     }
 }
 
-/// Hands the arrival time of each answer (topic and time) from the receive thread to the waiting one.
+/// Hands the arrival time of each answer (topic and time) from the receive thread to the waiting task.
 final class Answers: Sendable {
     private let arrived = Mailbox<(topic: String, time: Double)>()
 
@@ -264,12 +270,12 @@ final class Answers: Sendable {
     }
 
     /// The next answer's arrival time (skipping answers on other topics when `topic` is given), or
-    /// nil after `timeout` seconds (a deadline that only guards against an answer that never comes).
-    func wait(timeout: Double, topic: String? = nil) -> Double? {
-        let deadline = Clock.now() + timeout
+    /// nil once `deadline` passed (a deadline that only guards against an answer that never comes).
+    func next(within deadline: Duration, topic: String? = nil) async -> Double? {
+        let end = ContinuousClock.now + deadline
         while true {
-            let left = deadline - Clock.now()
-            guard left > 0, let next = arrived.take(timeout: left) else { return nil }
+            let left = end - ContinuousClock.now
+            guard left > .zero, let next = await arrived.take(within: left) else { return nil }
             if topic == nil || next.topic == topic { return next.time }
         }
     }

@@ -6,7 +6,7 @@ import IsobarCore
 /// Measures what idle connected clients cost every process, the gateway's memory per connection,
 /// updates/s of clients panning in small steps through the gateway while the rest sit idle, and
 /// the pan -> applied latency of one client.
-struct GatewayBenchCommand: ParsableCommand {
+struct GatewayBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway",
         abstract: "WebSocket clients through the gateway: idle CPU of the whole pipeline, memory per connection, panning updates/s, pan latency.")
@@ -28,28 +28,37 @@ struct GatewayBenchCommand: ParsableCommand {
     var threads = 1
     @Option(help: "The gateway's --ping (seconds; its default is 50): an idle window of 3+ intervals sees the pings.")
     var ping = 50.0
+    @Option(help: "The gateway's --ping-every (a ping every Nth keepalive; its default is 3); not passed when absent (older gateways have no such flag).")
+    var pingEvery: Int?
     @Flag(help: "Measure only the connections and the idle window (no panning, no latency run).")
     var idleOnly = false
 
-    func run() throws {
+    func run() async throws {
         let world = try WorldStations.load(path: common.world)
         let generated = StationGenerator(world: world, seed: common.seed).stations(count: stations)
         let (id, lines) = StationGenerator.snapshotLines(generated)
         let shadow = Shadow(lines: lines)
         guard let snapshot = shadow.snapshot else { throw ValidationError("the shadow filter holds no snapshot") }
         let isobar = Paths.isobar(common.isobar)
-        let pipeline = try Pipeline(isobar: isobar, name: "gateway", onlyProbes: true, plugs: common.plugs)
-        defer { pipeline.stop() }
-        let port = FreePort.next()
+        try await Pipeline.run(isobar: isobar, name: "gateway", onlyProbes: true, plugs: common.plugs) { pipeline in
+            let port = FreePort.next()
+            let gateway = try await Children.start(isobar, ["gateway", "--listen", "127.0.0.1:\(port)", "--name", "gw-bench",
+                                                            "--max-connections", "\(idle + panning + 100)", "--rate", "200", "--burst", "200", "--ping", "\(ping)"]
+                                                            + (pingEvery.map { ["--ping-every", "\($0)"] } ?? []),
+                                                   environment: pipeline.environment, log: pipeline.scratch + "/gateway.log")
+            try await ensuring({ try await measure(pipeline: pipeline, gateway: gateway, port: port, lines: lines, id: id, shadow: shadow, snapshot: snapshot) },
+                               finally: { await Children.stop(gateway) })
+        }
+    }
+
+    /// Everything measured, on a running pipeline and gateway.
+    private func measure(pipeline: Pipeline, gateway: Child, port: Int, lines: [[UInt8]], id: String, shadow: Shadow,
+                         snapshot: StationSnapshot) async throws {
         let gatewayLog = pipeline.scratch + "/gateway.log"
-        let gateway = try Children.start(isobar, ["gateway", "--listen", "127.0.0.1:\(port)", "--name", "gw-bench",
-                                                  "--max-connections", "\(idle + panning + 100)", "--rate", "200", "--burst", "200", "--ping", "\(ping)"],
-                                         environment: pipeline.environment, log: gatewayLog)
-        defer { Children.stop([gateway]) }
-        guard pipeline.waitFor(seconds: 30, { (try? String(contentsOfFile: gatewayLog, encoding: .utf8))?.contains("listening on") == true }) else {
+        guard await pipeline.waitFor(seconds: 30, { (try? String(contentsOfFile: gatewayLog, encoding: .utf8))?.contains("listening on") == true }) else {
             throw pipeline.failure("the gateway did not start listening")
         }
-        try pipeline.load(lines, id: id)
+        try await pipeline.load(lines, id: id)
         let roles = pipeline.roles.filter { $0.pid != getpid() } + [("gateway", gateway.processIdentifier)]
         let gatewayPID = gateway.processIdentifier
 
@@ -90,10 +99,10 @@ struct GatewayBenchCommand: ParsableCommand {
         let connectStart = Clock.now()
         for k in 0..<idle {
             fleet.connectIdle(name: name(panning + k), first: viewportText(name(panning + k), smallRegion()).text)
-            if k % 500 == 499 { fleet.wait(seconds: 60) { fleet.connectedCount >= k - 1_000 } }  // no connect storm
+            if k % 500 == 499 { await fleet.wait(seconds: 60) { fleet.connectedCount >= k - 1_000 } }  // no connect storm
         }
         for (k, plan) in plans.enumerated() { fleet.connectPanning(name: name(k), first: plan.first, plan: plan.steps) }
-        guard fleet.wait(seconds: 180, until: { fleet.connectedCount + fleet.failures.count >= idle + panning }), fleet.failures.isEmpty else {
+        guard await fleet.wait(seconds: 180, until: { fleet.connectedCount + fleet.failures.count >= idle + panning }), fleet.failures.isEmpty else {
             throw pipeline.failure("connected \(fleet.connectedCount) of \(idle + panning); failures: \(fleet.failures.prefix(3))")
         }
         // Every client holds its first answer: nothing is in flight (the tallies agree with the
@@ -108,10 +117,10 @@ struct GatewayBenchCommand: ParsableCommand {
         // Idle: every process of the pipeline, gateway included, over idleSeconds (3+ ping
         // intervals, so the pings and every other periodic timer are inside the window).
         let cpuStart = roles.map { ProcStatus.cpuSeconds(pid: $0.pid) ?? 0 }
-        let pingsBefore = fleet.pingsAnswered, closedBefore = fleet.closedCount
+        let pingsBefore = fleet.pingsAnswered, pongsBefore = fleet.keepalivesReceived, closedBefore = fleet.closedCount
         let loadBefore = Self.loadAverage()
         let idleStart = Clock.now()
-        Thread.sleep(forTimeInterval: idleSeconds)
+        try await Task.sleep(for: .milliseconds(Int64(idleSeconds * 1000)))  // the idle window being measured
         let window = Clock.now() - idleStart
         let idleCPU = zip(roles, cpuStart).map { ((ProcStatus.cpuSeconds(pid: $0.0.pid) ?? 0) - $0.1) / window }
         let idleTotal = idleCPU.reduce(0, +)
@@ -122,7 +131,7 @@ struct GatewayBenchCommand: ParsableCommand {
         table.add(["idle: µs per client per second", Format.number(perClient, 3),
                    "whole pipeline / \(Format.int(idle + panning)) clients; target <= 1 µs (issue 32): \(perClient <= 1 ? "MET" : "NOT MET")"])
         table.add(["idle: pings answered in the window", Format.int(fleet.pingsAnswered - pingsBefore),
-                   "\(Format.int(fleet.closedCount - closedBefore)) connections closed in the window; load average \(loadBefore) at the start, \(Self.loadAverage()) at the end"])
+                   "\(Format.int(fleet.keepalivesReceived - pongsBefore)) keepalive pongs received (unanswered); \(Format.int(fleet.closedCount - closedBefore)) connections closed in the window; load average \(loadBefore) at the start, \(Self.loadAverage()) at the end"])
         if idleOnly {
             table.print()
             return
@@ -141,7 +150,7 @@ struct GatewayBenchCommand: ParsableCommand {
             let before = fleet.completedSteps
             let start = Clock.now()
             fleet.go(steps: (round * steps)..<((round + 1) * steps))
-            let done = fleet.wait(seconds: 120) { fleet.completedSteps >= before + panning * steps }
+            let done = await fleet.wait(seconds: 120, forSteps: before + panning * steps)
             let seconds = Clock.now() - start
             let updates = fleet.completedSteps - before
             let sorted = fleet.latencies.sorted()
@@ -177,9 +186,9 @@ struct GatewayBenchCommand: ParsableCommand {
         }
         let single = WSFleet(port: port)
         single.connectPanning(name: "latency", first: first.text, plan: latencyPlan)
-        guard single.wait(seconds: 30, until: { single.connectedCount == 1 }) else { throw pipeline.failure("latency client did not connect") }
+        guard await single.wait(seconds: 30, until: { single.connectedCount == 1 }) else { throw pipeline.failure("latency client did not connect") }
         single.go(steps: 0..<latencySteps)
-        single.wait(seconds: 120) { single.completedSteps >= latencySteps }
+        await single.wait(seconds: 120, forSteps: latencySteps)
         let sorted = single.latencies.sorted()
         var latency = Table("gateway latency: one client panning alone (\(Format.int(idle + panning)) others connected, idle), \(Format.int(stations)) stations",
                             header: ["pans", "p50 ms", "p99 ms", "max ms", "target p99 <= 10 ms"])

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import IsobarBus
 import IsobarCore
 
 /// The bus-hop workload: `count` JSON messages of `size` bytes (`{"type":"hopA","n":"0000042","pad":"..."}`),
@@ -50,82 +46,50 @@ struct HopTraffic {
         return value
     }
 
-    /// Sends probes (every 20 ms) until the receiver sees one, so the subscription has reached
-    /// every publisher on the way (ZeroMQ's slow joiner). Returns false after `timeout` seconds.
-    static func handshake(send: (inout [UInt8]) -> Void, receiver: ZMQSocket, probe: [UInt8], timeout: Double = 15) -> Bool {
+    /// Sends a probe every 20 ms (a resend interval) until the receiver hears one, so the
+    /// subscription has reached every publisher on the way (ZeroMQ's slow joiner). Returns false
+    /// after `timeout`.
+    static func handshake(send: (inout [UInt8]) -> Void, receiver: HopReceiver, probe: [UInt8], timeout: Duration = .seconds(15)) async -> Bool {
         var message = probe
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
             send(&message)
-            if let got = try? receiver.receiveMessage(timeout: .milliseconds(20)), !got.frames.isEmpty { return true }
+            if await !receiver.heard.sleep(for: .milliseconds(20)) { return true }
         }
         return false
     }
 
     /// Runs the workload sending as every Isobar publisher does: consecutive lines of `topic` in
     /// hand go as one frame (`TopicBatch`) handed to `sendFrame`, flushed whenever the sender waits.
-    func runBatched(topic: [UInt8], receiver: ZMQSocket,
-                    sendFrame: (_ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> Void) -> Result {
+    func runBatched(topic: [UInt8], receiver: HopReceiver,
+                    sendFrame: (_ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> Void) async -> Result {
         var batch = TopicBatch()
-        return topic.withUnsafeBytes { topicBytes in
-            run(send: { message in message.withUnsafeBytes { batch.add(topic: topicBytes, line: $0, send: sendFrame) } },
-                flush: { batch.flush(sendFrame) }, receiver: receiver)
-        }
+        return await run(send: { message in
+            topic.withUnsafeBytes { topicBytes in message.withUnsafeBytes { batch.add(topic: topicBytes, line: $0, send: sendFrame) } }
+        }, flush: { batch.flush(sendFrame) }, receiver: receiver)
     }
 
     /// Runs the workload once: `send` publishes one message (or adds it to a batch); `flush` sends
     /// what a batching sender holds, called whenever the sender is about to wait and at the end.
-    /// `receiver` is read on its own thread; every line of every frame counts (see `TopicBatch`).
-    func run(send: (inout [UInt8]) -> Void, flush: () -> Void = {}, receiver: ZMQSocket) -> Result {
-        let received = Counter()
-        let done = DispatchSemaphore(value: 0)
-        let total = count
-        let state = ReceiveState()
-        let thread = Thread {
-            var expected = 0
-            var inOrder = true
-            while expected < total {
-                guard let message = try? receiver.receiveMessage(timeout: .seconds(10)) else { break }
-                guard let payload = message.frames.last else { continue }
-                var lines = 0
-                payload.withUnsafeBytes { raw in
-                    TopicBatch.forEachLine(in: raw) { line in
-                        guard let n = HopTraffic.number(in: line) else { return }  // a late probe
-                        if n != expected { inOrder = false }
-                        expected = max(expected, n) + 1
-                        lines += 1
-                    }
-                }
-                received.add(lines)
-            }
-            state.finish(at: Date(), inOrder: inOrder)
-            done.signal()
-        }
+    /// The receiver counts lines, not frames, so a batched frame counts every line in it.
+    /// With `window` lines unanswered the sender awaits room for an eighth of the window (the
+    /// receiver resumes it then: one wake per `window / 8` lines, not one per frame, so the
+    /// harness never paces the path it measures); a run whose receiver stalls
+    /// (`HopReceiver.stallGuard`) ends with the rest counted as lost.
+    func run(send: (inout [UInt8]) -> Void, flush: () -> Void = {}, receiver: HopReceiver) async -> Result {
+        receiver.begin(total: count)
         var message = template()
         let start = Date()
-        thread.start()
         for n in 0..<count {
-            if n - received.current >= window {
+            if n - receiver.receivedCount >= window {
                 flush()
-                while n - received.current >= window { usleep(50) }
+                guard await receiver.room(n - window + max(1, window / 8)) else { break }
             }
             HopTraffic.setNumber(n, in: &message)
             send(&message)
         }
         flush()
-        done.wait()
-        return Result(seconds: state.end.timeIntervalSince(start), received: received.current, inOrder: state.inOrder)
-    }
-}
-
-/// What the receiving thread reports when it stops.
-final class ReceiveState: @unchecked Sendable {
-    // @unchecked: written once by the receiver before it signals, read after the wait.
-    private(set) var end = Date()
-    private(set) var inOrder = true
-
-    func finish(at end: Date, inOrder: Bool) {
-        self.end = end
-        self.inOrder = inOrder
+        let outcome = await receiver.finish()
+        return Result(seconds: outcome.end.timeIntervalSince(start), received: outcome.received, inOrder: outcome.inOrder)
     }
 }

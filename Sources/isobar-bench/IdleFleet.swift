@@ -1,14 +1,15 @@
 import ArgumentParser
 import Foundation
 import IsobarCore
+import IsobarHost
 
 /// Idle map clients for the `clients` benchmark, hosted the way a gateway hosts its clients
 /// (PROTOCOL.md, "Gateways: idle clients at no cost"): each sends one viewport (with `gateway` and
-/// `ref` 1) and then nothing, and this process publishes one `lease` per second for all of them.
+/// `ref` 1) and then nothing, and this process publishes one `lease` per second for all of them
+/// (a timer of the pipeline's `BusClient`, on the thread that already waits on its socket).
 /// So the pipeline's cost of an idle client is what the protocol makes it, with nothing of a
 /// WebSocket server's own in the way (the `gateway` benchmark measures that).
-final class IdleFleet: @unchecked Sendable {
-    // @unchecked: `leasing` only under `lock`; everything else is immutable after init.
+final class IdleFleet: Sendable {
     static let gateway = "bench-gw"
     let names: [String]
     /// Annotations each client holds after its one answer (version `versions[i]`), from the shadow.
@@ -18,8 +19,6 @@ final class IdleFleet: @unchecked Sendable {
     /// The lease, the same every second once every client holds its answer: `ref` 1 and the
     /// version the shadow says it gets, per client partition as a gateway sends it.
     let lease: [UInt8]
-    private let lock = NSLock()
-    private var leasing = false
 
     init(count: Int, shadow: Shadow, snapshot: StationSnapshot, seed: UInt64, spans: ClosedRange<Double>) throws {
         var names: [String] = [], expected: [Int] = [], versions: [Int] = [], lines: [[UInt8]] = []
@@ -58,7 +57,7 @@ final class IdleFleet: @unchecked Sendable {
 
     /// Sends every client's viewport (in bursts of `burst`, as many phones opening the map) and
     /// waits until each holds its answer; the seconds it took. Throws when one is missing.
-    func connect(_ pipeline: Pipeline, burst: Int = 2_000) throws -> Double {
+    func connect(_ pipeline: Pipeline, burst: Int = 2_000) async throws -> Double {
         let start = Clock.now()
         for (name, version) in zip(names, versions) { pipeline.clients.await(name, version: version) }
         var index = 0
@@ -67,12 +66,12 @@ final class IdleFleet: @unchecked Sendable {
             pipeline.client.publish(lines: Array(lines[index..<end]))
             // Keep at most two bursts in flight (below every high-water mark).
             let waitFor = names[max(0, index - burst)..<index]
-            guard pipeline.waitFor(seconds: 60, { waitFor.allSatisfy { pipeline.clients.messages($0) > 0 } }) else {
+            guard await pipeline.waitFor(seconds: 60, { waitFor.allSatisfy { pipeline.clients.messages($0) > 0 } }) else {
                 throw pipeline.failure("idle clients: no answer for a burst within 60 s")
             }
             index = end
         }
-        guard pipeline.waitFor(seconds: 120, { self.names.allSatisfy { pipeline.clients.messages($0) > 0 } }) else {
+        guard await pipeline.waitFor(seconds: 120, { self.names.allSatisfy { pipeline.clients.messages($0) > 0 } }) else {
             throw pipeline.failure("idle clients: \(names.filter { pipeline.clients.messages($0) == 0 }.count) never answered")
         }
         return Clock.now() - start
@@ -87,18 +86,12 @@ final class IdleFleet: @unchecked Sendable {
         }.count
     }
 
-    /// Publishes the lease now and then once a second until `stopLeasing`.
+    /// Publishes the lease now and then once a second (`BusClient.every`) until the pipeline's
+    /// client is closed (`Pipeline.stop`).
     func startLeasing(_ pipeline: Pipeline) {
-        lock.withLock { leasing = true }
         let lease = self.lease
         let bus = pipeline.client
-        Thread.detachNewThread { [self] in
-            while lock.withLock({ leasing }) {
-                bus.publish(lease)
-                Thread.sleep(forTimeInterval: 1)
-            }
-        }
+        bus.publish(lease)
+        bus.every(.seconds(1)) { bus.publish(lease) }
     }
-
-    func stopLeasing() { lock.withLock { leasing = false } }
 }

@@ -6,7 +6,7 @@ import IsobarCore
 /// format plug, a client in this process), with 181, 100,000 and 1,000,000 stations loaded,
 /// `pans` random pans and zooms per run. Latency runs from just before publishing the viewport to
 /// the moment the client has applied the annotation message carrying the expected version.
-struct LatencyCommand: ParsableCommand {
+struct LatencyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "latency", abstract: "p50/p99/max viewport -> applied annotations through the pipeline, per station count.")
 
@@ -20,7 +20,7 @@ struct LatencyCommand: ParsableCommand {
     @Option(help: "Largest latitudeDelta of a pan, degrees.")
     var maxSpan = 3.0
 
-    func run() throws {
+    func run() async throws {
         let world = try WorldStations.load(path: common.world)
         let isobar = Paths.isobar(common.isobar)
         var table = Table("latency: \(pans) random pans/zooms per run, spans \(minSpan)–\(maxSpan)° lat x 1.25 lon, limit 500, \(common.runs) runs",
@@ -31,10 +31,10 @@ struct LatencyCommand: ParsableCommand {
             let stations = StationGenerator(world: world, seed: common.seed).stations(count: size)
             let (id, lines) = StationGenerator.snapshotLines(stations)
             let shadow = Shadow(lines: lines)
-            let pipeline = try Pipeline(isobar: isobar, name: "latency", plugs: common.plugs)
-            defer { pipeline.stop() }
-            try pipeline.load(lines, id: id)
-            let result = try measure(pipeline: pipeline, shadow: shadow, size: size)
+            let result = try await Pipeline.run(isobar: isobar, name: "latency", plugs: common.plugs) { pipeline in
+                try await pipeline.load(lines, id: id)
+                return try await measure(pipeline: pipeline, shadow: shadow, size: size)
+            }
             table.add([Format.int(size), "\(Format.int(result.inViewP50)) / \(Format.int(result.inViewMax))",
                        "\(Format.int(result.annotationsP50)) / \(Format.int(result.annotationsMax))",
                        Format.int(result.updates), Summary(result.p50).text(2, scale: 1000), Summary(result.p99).text(2, scale: 1000),
@@ -53,7 +53,7 @@ struct LatencyCommand: ParsableCommand {
         var inViewP50 = 0, inViewMax = 0, annotationsP50 = 0, annotationsMax = 0
     }
 
-    func measure(pipeline: Pipeline, shadow: Shadow, size: Int) throws -> Result {
+    func measure(pipeline: Pipeline, shadow: Shadow, size: Int) async throws -> Result {
         guard let snapshot = shadow.snapshot else { throw ValidationError("the shadow filter holds no snapshot") }
         let waiter = Waiter()
         pipeline.clients.onApplied = { client, _, count, time in waiter.applied(client: client, count: count, time: time) }
@@ -77,7 +77,7 @@ struct LatencyCommand: ParsableCommand {
                 pipeline.clients.await(name, version: version)
                 let start = Clock.now()
                 pipeline.client.publish(line)
-                guard let (time, count) = waiter.wait(timeout: 5) else {
+                guard let (time, count) = await waiter.next(within: .seconds(5)) else {
                     result.timeouts += 1
                     break
                 }

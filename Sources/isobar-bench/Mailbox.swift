@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Hands values from a receive thread to one waiting task, in order: `put` never blocks; `take`
-/// is an `await` that returns the oldest value, or nil once its deadline passes (a deadline that
-/// only guards against an answer that never comes). Replaces a semaphore with a timed wait.
+/// is an `await` that returns the oldest value, or nil once its deadline passes (a timer racing
+/// the value in a task group; the deadline only guards against an answer that never comes).
 final class Mailbox<Value: Sendable>: Sendable {
     private struct State {
         var values: [Value] = []
@@ -28,15 +28,15 @@ final class Mailbox<Value: Sendable>: Sendable {
         waiter?.resume(returning: value)
     }
 
-    /// The oldest value not taken yet, waiting at most `timeout` for one.
-    func take(timeout: Duration) async -> Value? {
+    /// The oldest value not taken yet, waiting at most `deadline` for one.
+    func take(within deadline: Duration) async -> Value? {
         let ticket: Int = state.withLock { state in
             state.tickets += 1
             return state.tickets
         }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                guard (try? await Task.sleep(for: deadline)) != nil else { return }
                 let expired: CheckedContinuation<Value?, Never>? = self.state.withLock { state in
                     state.expired = ticket
                     guard let waiter = state.waiter, waiter.ticket == ticket else { return nil }
@@ -62,10 +62,5 @@ final class Mailbox<Value: Sendable>: Sendable {
             group.cancelAll()
             return value
         }
-    }
-
-    /// `take` for synchronous benchmark code (see `Blocking`).
-    func take(timeout seconds: Double) -> Value? {
-        (try? Blocking.run { await self.take(timeout: .milliseconds(Int64(seconds * 1000))) }) ?? nil
     }
 }

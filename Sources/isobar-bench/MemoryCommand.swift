@@ -4,7 +4,7 @@ import IsobarHost
 
 /// `memory`: peak resident memory (VmHWM) of `isobar filter` holding a generated snapshot: it is
 /// fed the whole file on stdin, then one viewport; once its answer is out, /proc/PID/status is read.
-struct MemoryCommand: ParsableCommand {
+struct MemoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory", abstract: "Peak RSS of `isobar filter` holding a generated snapshot (1M stations).")
 
@@ -17,7 +17,7 @@ struct MemoryCommand: ParsableCommand {
     static let marker = #""client":"mem""#
     static let viewport = #"{"type":"viewport","client":"mem","center":{"latitude":45,"longitude":-100},"span":{"latitudeDelta":50,"longitudeDelta":70}}"#
 
-    func run() throws {
+    func run() async throws {
         if !FileManager.default.fileExists(atPath: file) {
             let stations = StationGenerator(world: try WorldStations.load(path: common.world), seed: common.seed).stations(count: count)
             _ = try StationGenerator.writeSnapshot(stations, to: file)
@@ -29,7 +29,7 @@ struct MemoryCommand: ParsableCommand {
             let start = Clock.now()
             // Answered once a line for the client "mem" comes out (the filter's answer).
             let answered = Latch()
-            let child = try Children.start(Paths.isobar(common.isobar), ["filter"], stdin: .pipe) { stream, event in
+            let child = try await Children.start(Paths.isobar(common.isobar), ["filter"], stdin: .pipe) { stream, event in
                 if stream == .standardOutput, case .line(let line) = event,
                    String(decoding: line, as: UTF8.self).contains(Self.marker) {
                     answered.raise()
@@ -39,8 +39,8 @@ struct MemoryCommand: ParsableCommand {
             try data.withUnsafeBytes { try stdin.writeAll($0) }
             try Array((Self.viewport + "\n").utf8).withUnsafeBytes { try stdin.writeAll($0) }
             // The deadline only guards against a filter that never answers.
-            guard try !Blocking.run({ await answered.sleep(for: .seconds(300)) }) else {
-                Children.stop(child)
+            guard await !answered.sleep(for: .seconds(300)) else {
+                await Children.stop(child)
                 throw ValidationError("memory: the filter did not answer the viewport")
             }
             seconds.append(Clock.now() - start)
@@ -49,8 +49,8 @@ struct MemoryCommand: ParsableCommand {
             resident.append(Double(ProcStatus.bytes("VmRSS", pid: pid) ?? 0))
             // End of input: it exits on its own.
             stdin.close()
-            _ = try Blocking.run { await child.process.waitForExit() }
-            Children.stop(child)
+            _ = await child.process.waitForExit()
+            await Children.stop(child)
         }
         let peak = Summary(peaks)
         var table = Table("memory: isobar filter holding \(Format.int(lines - 1)) stations, \(common.runs) runs",

@@ -6,7 +6,7 @@ import IsobarHost
 /// `pipe-filter`: `isobar filter --viewport ... --limit N` over a generated snapshot file, against
 /// `jq -c 'select(...)'` doing the same bounding-box selection on the same file. Both read the
 /// file on stdin and write to a file; the selections are compared id by id.
-struct PipeFilterCommand: ParsableCommand {
+struct PipeFilterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipe-filter", abstract: "isobar filter vs jq: the same bounding box over a generated snapshot, lines/s.")
 
@@ -20,7 +20,7 @@ struct PipeFilterCommand: ParsableCommand {
     @Option(help: "The jq binary.")
     var jq = "jq"
 
-    func run() throws {
+    func run() async throws {
         if !FileManager.default.fileExists(atPath: file) {
             let stations = StationGenerator(world: try WorldStations.load(path: common.world), seed: common.seed).stations(count: count)
             _ = try StationGenerator.writeSnapshot(stations, to: file)
@@ -48,9 +48,9 @@ struct PipeFilterCommand: ParsableCommand {
             let order = run % 2 == 0 ? [true, false] : [false, true]
             for isFilter in order {
                 if isFilter {
-                    filterSeconds.append(try Self.time(isobar, filterArgs, input: file, output: filterOut))
+                    filterSeconds.append(try await Self.time(isobar, filterArgs, input: file, output: filterOut))
                 } else {
-                    jqSeconds.append(try Self.time(try Self.which(jq), jqArgs, input: file, output: jqOut))
+                    jqSeconds.append(try await Self.time(try Self.which(jq), jqArgs, input: file, output: jqOut))
                 }
             }
         }
@@ -87,13 +87,13 @@ struct PipeFilterCommand: ParsableCommand {
 
     /// Runs one program with `input` as stdin and `output` as stdout (files, never through this
     /// process); returns wall seconds.
-    static func time(_ executable: String, _ arguments: [String], input: String, output: String) throws -> Double {
+    static func time(_ executable: String, _ arguments: [String], input: String, output: String) async throws -> Double {
         guard FileManager.default.isReadableFile(atPath: input) else { throw ValidationError("cannot read \(input)") }
         let start = Date()
-        let process = try Children.start(executable, arguments, stdin: .file(input), stdout: .file(output))
-        let exit = try Blocking.run { await process.process.waitForExit() }
+        let process = try await Children.start(executable, arguments, stdin: .file(input), stdout: .file(output))
+        let exit = await process.process.waitForExit()
         let seconds = Date().timeIntervalSince(start)
-        Children.stop(process)
+        await Children.stop(process)
         guard exit == .exited(code: 0) else { throw ValidationError("\(executable) \(exit.map { "\($0)" } ?? "did not end")") }
         return seconds
     }

@@ -33,7 +33,7 @@ final class Pipeline {
     /// whose map clients are WebSockets: hearing theirs too would double the broker's fan-out and
     /// load this process with work no client does).
     init(isobar: String, name: String, filters: Int = 1, filterArguments: [String] = [], onlyProbes: Bool = false,
-         plugs: Bool = false, chainFormat: Bool = false) throws {
+         plugs: Bool = false, chainFormat: Bool = false) async throws {
         scratch = Paths.scratch(name)
         let (frontend, backend) = FreePort.endpoints()
         let env = ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend]
@@ -45,13 +45,13 @@ final class Pipeline {
         }
         var started: [Child] = []
         do {
-            started.append(try Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log"))
+            started.append(try await Children.start(isobar, ["broker"], environment: env, log: scratch + "/broker.log"))
             var filterHosts: [Child] = []
             for shard in shards {
                 let sharding = shard.isWhole ? [] : ["--shard", shard.description]
                 let hostName = shard.isWhole ? "filter" : "filter-\(shard.index)"
                 let filter = [isobar, "filter"] + sharding + filterArguments + (chainFormat ? ["--chain-format"] : [])
-                let host = try Children.start(
+                let host = try await Children.start(
                     isobar, plugs ? ["plug", "--name", hostName] + sharding + FilterEngine.subscriptions.flatMap { ["--sub", $0] } + ["--"] + filter
                         : Array(filter.dropFirst()) + ["--bus"],
                     environment: env, log: scratch + "/\(hostName).log")
@@ -59,18 +59,15 @@ final class Pipeline {
                 filterHosts.append(host)
             }
             let formatHost = chainFormat ? nil
-                : try Children.start(isobar, plugs ? ["plug", "--name", "format"] + FormatEngine.subscriptions.flatMap { ["--sub", $0] }
+                : try await Children.start(isobar, plugs ? ["plug", "--name", "format"] + FormatEngine.subscriptions.flatMap { ["--sub", $0] }
                                         + ["--", isobar, "format"] : ["format", "--bus"], environment: env, log: scratch + "/format.log")
             if let formatHost { started.append(formatHost) }
             var roles: [(name: String, pid: Int32)] = [("broker", started[0].processIdentifier)]
             if plugs {
                 // Each plug names its stage's pid in its readiness line.
                 let hosts = filterHosts + (formatHost.map { [$0] } ?? [])
-                let stages = try Blocking.run { () async -> [pid_t?] in
-                    var pids: [pid_t?] = []
-                    for host in hosts { pids.append(await host.awaitStagePID()) }
-                    return pids
-                }
+                var stages: [pid_t?] = []
+                for host in hosts { stages.append(await host.awaitStagePID()) }
                 let pids = Array(stages.prefix(filterHosts.count))
                 let formatPID = formatHost.map { _ in stages[filterHosts.count] }
                 guard pids.allSatisfy({ $0 != nil }), formatPID != .some(nil) else {
@@ -94,7 +91,7 @@ final class Pipeline {
             self.roles = roles + [("clients (this process)", getpid())]
             client = try BusClient(endpoints: BrokerEndpoints(frontend: frontend, backend: backend), topics: [onlyProbes ? "annotations/\(Self.probe)" : "annotations/", "tally"])
         } catch {
-            Children.stop(started)
+            await Children.stop(started)
             throw error
         }
         processes = started
@@ -103,13 +100,22 @@ final class Pipeline {
                      onDrained: { table.onDrained?() })
     }
 
+    /// Starts a pipeline, runs `body` with it, and stops it however `body` ends.
+    static func run<T>(isobar: String, name: String, filters: Int = 1, filterArguments: [String] = [], onlyProbes: Bool = false,
+                       plugs: Bool = false, chainFormat: Bool = false, _ body: (Pipeline) async throws -> T) async throws -> T {
+        let pipeline = try await Pipeline(isobar: isobar, name: name, filters: filters, filterArguments: filterArguments,
+                                          onlyProbes: onlyProbes, plugs: plugs, chainFormat: chainFormat)
+        return try await ensuring({ try await body(pipeline) }, finally: { await pipeline.stop() })
+    }
+
     /// Set when a run failed: `stop` then keeps the logs that the error message names.
     var keepLogs = false
 
-    /// Stops every process and removes the logs unless `keepLogs`.
-    func stop() {
+    /// Stops every process and removes the logs unless `keepLogs`. Every benchmark ends a pipeline
+    /// with it, however it ended (`run(...)`).
+    func stop() async {
         client.close()
-        Children.stop(processes)
+        await Children.stop(processes)
         if !keepLogs { try? FileManager.default.removeItem(atPath: scratch) }
     }
 
@@ -133,13 +139,13 @@ final class Pipeline {
 
     /// Sends each probe client's viewport until an answer comes back through filter and format:
     /// then every subscription on the way is in place, for every shard (no bare sleeps).
-    func handshake(timeout: Double = 20) throws {
+    func handshake(timeout: Double = 20) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while probes.contains(where: { clients.messages($0) == 0 }) {
             guard Date() < deadline else { throw failure("pipeline handshake: no answer in \(Int(timeout)) s") }
             for probe in probes where clients.messages(probe) == 0 { client.publish(Self.probeViewport(probe)) }
             // Resent every 0.1 s until answered (ZeroMQ's slow joiner: the first may be lost).
-            waitFor(seconds: 0.1) { self.probes.allSatisfy { self.clients.messages($0) > 0 } }
+            await waitFor(seconds: 0.1) { self.probes.allSatisfy { self.clients.messages($0) > 0 } }
         }
     }
 
@@ -147,23 +153,16 @@ final class Pipeline {
     /// sees (``Changes``: a bus message applied, a line from a child) rather than on a timer;
     /// returns whether it became true. The deadline only guards against a hang.
     @discardableResult
-    func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while true {
-            let generation = Changes.shared.generation
-            if condition() { return true }
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return false }
-            Blocking.run { await Changes.shared.next(after: generation, timeout: left) }
-        }
+    func waitFor(seconds: Double, _ condition: () -> Bool) async -> Bool {
+        await Changes.shared.wait(seconds: seconds, until: condition)
     }
 
     /// Publishes a snapshot (station lines, then the end marker) in windows of `window` lines; after
     /// each window a resync for every probe client, answered only once its shard has read everything
     /// before it, so at most two windows are ever queued (below every high-water mark: no drops).
     /// Returns when every shard answers with the new snapshot in force.
-    func load(_ lines: [[UInt8]], id: String, window: Int = 20_000) throws {
-        try handshake()
+    func load(_ lines: [[UInt8]], id: String, window: Int = 20_000) async throws {
+        try await handshake()
         var asked = 0
         let base = probes.map { clients.messages($0) }
         var index = 0
@@ -174,14 +173,14 @@ final class Pipeline {
             for probe in probes { client.publish(Self.probeResync(probe)) }
             asked += 1
             let needed = base.map { $0 + asked - 1 }
-            guard waitFor(seconds: 120, { zip(self.probes, needed).allSatisfy { self.clients.messages($0) >= $1 } }) else {
+            guard await waitFor(seconds: 120, { zip(self.probes, needed).allSatisfy { self.clients.messages($0) >= $1 } }) else {
                 throw failure("loading: the filter stopped answering")
             }
         }
         // A final probe is answered after the end marker was handled: it names the snapshot in force.
         let before = probes.map { clients.messages($0) }
         for probe in probes { client.publish(Self.probeResync(probe)) }
-        guard waitFor(seconds: 120, {
+        guard await waitFor(seconds: 120, {
             zip(self.probes, before).allSatisfy { self.clients.messages($0) > $1 && self.clients.lastSnapshot($0) == id }
         }) else {
             throw failure("loading: snapshot \(id) did not take effect (lost stations?)")

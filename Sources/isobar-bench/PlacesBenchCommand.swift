@@ -8,7 +8,7 @@ import Synchronization
 /// `Gazetteer.reverse(_:radiusKm:)` for random points near places and uniform on the sphere, and
 /// `Gazetteer.geocode(_:)` for a fixed list of queries (the issue's, Korean names, prefixes); then
 /// the resident memory of an `isobar places` process with the gazetteer loaded, after it answered.
-struct PlacesBenchCommand: ParsableCommand {
+struct PlacesBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "places", abstract: "geocode and reverse over the default gazetteer in process, and the places process's memory.")
 
@@ -32,7 +32,7 @@ struct PlacesBenchCommand: ParsableCommand {
         ("prefixes", ["lond", "san f", "mün", "new", "st", "bra", "los ang", "par"]),
     ]
 
-    func run() throws {
+    func run() async throws {
         guard let data = FileManager.default.contents(atPath: places) else {
             throw ValidationError("cannot read \(places): run scripts/deps.sh")
         }
@@ -77,7 +77,7 @@ struct PlacesBenchCommand: ParsableCommand {
             table.add(["geocode, \(kind) (\(shown))", Format.int(queries.count * repeats)] + result.cells)
             worstGeocode = max(worstGeocode, result.median.median)
         }
-        let rss = try processMemory()
+        let rss = try await processMemory()
         table.note("load: \(Format.number(loadSeconds, 2)) s to parse \(Format.int(data.count)) bytes and build the indexes (\(Format.int(gazetteer.report.places)) places, \(gazetteer.report.skipped) bad rows)")
         table.note("each cell: median over runs of that run's percentile over its queries (min–max over runs); geocode limit \(Gazetteer.defaultLimit)")
         table.note("target: reverse <= 20 µs median (near places): \(worstReverse <= Self.reverseTarget ? "MET" : "NOT MET") (\(Format.number(worstReverse * 1e6, 2)) µs)")
@@ -88,28 +88,32 @@ struct PlacesBenchCommand: ParsableCommand {
 
     /// Starts `isobar places`, has it answer one geocode and one reverse (so it has loaded), and
     /// reads its VmRSS and VmHWM.
-    private func processMemory() throws -> (rss: Int, peak: Int) {
+    private func processMemory() async throws -> (rss: Int, peak: Int) {
         // Loaded once both requests are answered (two stdout lines).
         let lines = Mutex(0), answered = Latch()
-        let process = try Children.start(Paths.isobar(common.isobar), ["places", "--places", places],
-                                         log: Paths.scratch("places") + "/places.log", stdin: .pipe) { stream, event in
+        let process = try await Children.start(Paths.isobar(common.isobar), ["places", "--places", places],
+                                               log: Paths.scratch("places") + "/places.log", stdin: .pipe) { stream, event in
             guard stream == .standardOutput, case .line = event else { return }
             if lines.withLock({ $0 += 1; return $0 }) == 2 { answered.raise() }
         }
-        defer { Children.stop(process) }
+        return try await ensuring({ try await answers(process, answered: answered) }, finally: { await Children.stop(process) })
+    }
+
+    /// Asks `process` (an `isobar places`) one geocode and one reverse; once `answered` is raised
+    /// (both answered), its VmRSS and VmHWM.
+    private func answers(_ process: Child, answered: Latch) async throws -> (rss: Int, peak: Int) {
         let requests = #"{"type":"geocode","client":"b","query":"seoul"}"# + "\n"
             + #"{"type":"reverse","client":"b","latitude":42.432356,"longitude":25.637389}"# + "\n"
         guard let input = process.process.stdin else { throw ValidationError("isobar places: no stdin") }
         try Array(requests.utf8).withUnsafeBytes { try input.writeAll($0) }
-        // Answered, or ended first; the deadline only guards against a hang.
-        let answeredInTime = try Blocking.run { () async -> Bool in
-            await withTaskGroup(of: Bool.self) { group in
-                group.addTask { await answered.wait(); return answered.isRaised }
-                group.addTask { _ = await process.process.waitForExit(timeout: .seconds(120)); return answered.isRaised }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
-            }
+        // Answered, or ended first, or the deadline (a timer that only guards against a hang).
+        let answeredInTime = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await answered.wait(); return answered.isRaised }
+            group.addTask { _ = await process.process.waitForExit(); return answered.isRaised }
+            group.addTask { _ = try? await Task.sleep(for: .seconds(120)); return answered.isRaised }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
         }
         guard answeredInTime else { throw ValidationError("isobar places ended (or hung) before answering") }
         let pid = process.processIdentifier

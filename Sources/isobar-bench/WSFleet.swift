@@ -1,5 +1,6 @@
 import Foundation
 import IsobarCore
+import Synchronization
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -15,23 +16,33 @@ import NIOWebSocket
 /// the pipeline it measures) as little as a client can: a frame is read, its `version` found
 /// without a full parse, the next viewport written.
 ///
-/// `@unchecked Sendable`: shared counters live under `lock`; each client's walk state is touched
-/// only on its own event loop.
+/// `@unchecked Sendable`: the shared counters live in `state` (a `Mutex`); each client's walk
+/// state is touched only on its own event loop. A waiting task is woken through `changes` when a
+/// counter it may be waiting for moves: on every connection event, and on steps only when the
+/// count it waits for is reached (not 20,000 times a second on the cores being measured).
 final class WSFleet: @unchecked Sendable {
     struct Step: Sendable {
         let text: String
         let version: Int
     }
 
-    private let lock = NSCondition()
-    private var connected = 0
-    private var closed = 0
-    private var pings = 0
-    private var failed: [String] = []
-    private(set) var latencies: [Double] = []
-    private var stepsDone = 0
-    private var gaps = 0
-    private var goes: [@Sendable (Range<Int>) -> Void] = []
+    /// The counters every client updates.
+    private struct State {
+        var connected = 0
+        var closed = 0
+        var pings = 0
+        var pongs = 0
+        var failed: [String] = []
+        var latencies: [Double] = []
+        var stepsDone = 0
+        var gaps = 0
+        var goes: [@Sendable (Range<Int>) -> Void] = []
+    }
+
+    private let state = Mutex(State())
+    private let changes = Changes()
+    /// The step count a waiting task waits for (`Int.max`: none): `stepped` wakes it at that count.
+    private let stepTarget = Atomic<Int>(.max)
     private let port: Int
     private let group: MultiThreadedEventLoopGroup
 
@@ -40,14 +51,17 @@ final class WSFleet: @unchecked Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
     }
 
-    var connectedCount: Int { lock.lock(); defer { lock.unlock() }; return connected }
-    var failures: [String] { lock.lock(); defer { lock.unlock() }; return failed }
-    var completedSteps: Int { lock.lock(); defer { lock.unlock() }; return stepsDone }
-    var versionGaps: Int { lock.lock(); defer { lock.unlock() }; return gaps }
+    var connectedCount: Int { state.withLock { $0.connected } }
+    var failures: [String] { state.withLock { $0.failed } }
+    var completedSteps: Int { state.withLock { $0.stepsDone } }
+    var versionGaps: Int { state.withLock { $0.gaps } }
+    var latencies: [Double] { state.withLock { $0.latencies } }
     /// Connections that closed after their first answer (the gateway dropped them, or they failed).
-    var closedCount: Int { lock.lock(); defer { lock.unlock() }; return closed }
+    var closedCount: Int { state.withLock { $0.closed } }
     /// Pings received (and answered with a pong) from the gateway, all clients together.
-    var pingsAnswered: Int { lock.lock(); defer { lock.unlock() }; return pings }
+    var pingsAnswered: Int { state.withLock { $0.pings } }
+    /// Unsolicited pongs (keepalives) received from the gateway, all clients together; none is answered.
+    var keepalivesReceived: Int { state.withLock { $0.pongs } }
 
     /// Connects one client that sends `first` and then only listens (an idle map).
     func connectIdle(name: String, first: String) {
@@ -61,31 +75,27 @@ final class WSFleet: @unchecked Sendable {
 
     /// Lets every panning client walk steps `range` of its plan.
     func go(steps range: Range<Int>) {
-        lock.lock()
-        let all = goes
-        lock.unlock()
-        for go in all { go(range) }
+        for go in state.withLock({ $0.goes }) { go(range) }
     }
 
-    /// Waits until `condition` holds (checked whenever a counter moves) or `seconds` pass.
+    /// Waits until `condition` holds (checked again whenever a connection counter moves) or
+    /// `seconds` pass (a guard against a hang).
     @discardableResult
-    func wait(seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
-            lock.unlock()
-            let done = condition()
-            lock.lock()
-            if done { return true }
-            if !lock.wait(until: min(deadline, Date().addingTimeInterval(0.05))) && Date() >= deadline { return false }
-        }
+    func wait(seconds: Double, until condition: () -> Bool) async -> Bool {
+        await changes.wait(seconds: seconds, until: condition)
+    }
+
+    /// Waits until `count` steps are done in all, or `seconds` pass.
+    @discardableResult
+    func wait(seconds: Double, forSteps count: Int) async -> Bool {
+        stepTarget.store(count, ordering: .sequentiallyConsistent)
+        let done = await wait(seconds: seconds) { completedSteps >= count }
+        stepTarget.store(.max, ordering: .sequentiallyConsistent)
+        return done
     }
 
     func resetLatencies() {
-        lock.lock()
-        latencies.removeAll(keepingCapacity: true)
-        lock.unlock()
+        state.withLock { $0.latencies.removeAll(keepingCapacity: true) }
     }
 
     private func start(name: String, first: String, plan: [Step]) {
@@ -95,7 +105,7 @@ final class WSFleet: @unchecked Sendable {
                 let client = NIOLoopBound(WSBenchClient(fleet: self, first: first, plan: plan), eventLoop: channel.eventLoop)
                 if !plan.isEmpty {
                     let loop = channel.eventLoop
-                    self.count { $0.goes.append { range in loop.execute { client.value.walk(range) } } }
+                    self.state.withLock { $0.goes.append { range in loop.execute { client.value.walk(range) } } }
                 }
                 let upgrader = NIOWebSocketClientUpgrader(
                     maxFrameSize: 1 << 24,
@@ -118,28 +128,28 @@ final class WSFleet: @unchecked Sendable {
     func fail(_ name: String, _ error: any Error) { count { $0.failed.append("\(name): \(error)") } }
     func answered() { count { $0.connected += 1 } }
     func closedAfterAnswer() { count { $0.closed += 1 } }
-    /// Counted without waking the waiting thread: a sweep pings thousands of clients at once.
+    /// Counted without waking the waiting task: a sweep pings thousands of clients at once.
     func pinged() {
-        lock.lock()
-        pings += 1
-        lock.unlock()
+        state.withLock { $0.pings += 1 }
     }
-    /// One step answered. The waiting thread is woken only at every 1,000th step (it also looks
-    /// every 50 ms), not 20,000 times a second on the cores being measured.
+    /// An unsolicited pong (the gateway's keepalive), counted like a ping.
+    func keptAlive() {
+        state.withLock { $0.pongs += 1 }
+    }
+    /// One step answered. The waiting task is woken only once the count it waits for is reached.
     func stepped(seconds: Double, gap: Bool) {
-        lock.lock()
-        latencies.append(seconds)
-        stepsDone += 1
-        if gap { gaps += 1 }
-        if stepsDone % 1_000 == 0 { lock.broadcast() }
-        lock.unlock()
+        let done = state.withLock { state in
+            state.latencies.append(seconds)
+            state.stepsDone += 1
+            if gap { state.gaps += 1 }
+            return state.stepsDone
+        }
+        if done >= stepTarget.load(ordering: .sequentiallyConsistent) { changes.pulse() }
     }
 
-    private func count(_ change: (WSFleet) -> Void) {
-        lock.lock()
-        change(self)
-        lock.broadcast()
-        lock.unlock()
+    private func count(_ change: (inout State) -> Void) {
+        state.withLock { change(&$0) }
+        changes.pulse()
     }
 
     /// The `version` of an `annotations` frame, read without a full parse (nil for other frames).
@@ -243,6 +253,8 @@ private final class WSBenchClient: ChannelInboundHandler, RemovableChannelHandle
         case .ping:
             fleet.pinged()
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            fleet.keptAlive()
         case .text:
             guard let version = WSFleet.version(in: frame.data.readableBytesView) else { return }
             switch phase {

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Hands the time an awaited update was applied from the receive thread to the waiting one.
+/// Hands the time an awaited update was applied from the receive thread to the waiting task.
 final class Waiter: Sendable {
     private let client = Mutex("")
     private let applied = Mailbox<(time: Double, count: Int)>()
@@ -15,9 +15,9 @@ final class Waiter: Sendable {
         applied.put((time, count))
     }
 
-    /// The apply time and annotation count, or nil after `timeout` seconds (a deadline that only
+    /// The apply time and annotation count, or nil once `deadline` passed (a deadline that only
     /// guards against an answer that never comes).
-    func wait(timeout: Double) -> (time: Double, count: Int)? {
-        applied.take(timeout: timeout)
+    func next(within deadline: Duration) async -> (time: Double, count: Int)? {
+        await applied.take(within: deadline)
     }
 }

@@ -9,7 +9,7 @@ import IsobarHost
 /// pipeline in the same window. Issue 28's target: the weather at a point no slower than a pan.
 /// Each point is a generated station's coordinate moved by up to 0.05°, so a station is always
 /// within the default 50 km radius: an answer without a station counts as wrong.
-struct WeatherBenchCommand: ParsableCommand {
+struct WeatherBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weather", abstract: "The weather at a point (places -> filter -> format) against a pan, through the pipeline: p50/p99 ms.")
 
@@ -21,18 +21,23 @@ struct WeatherBenchCommand: ParsableCommand {
     @Option(help: "The GeoNames dump the places stage loads (default: the places stage's own).")
     var places: String?
 
-    func run() throws {
+    func run() async throws {
         let world = try WorldStations.load(path: common.world)
         let isobar = Paths.isobar(common.isobar)
         let generated = StationGenerator(world: world, seed: common.seed).stations(count: stations)
         let (id, lines) = StationGenerator.snapshotLines(generated)
         let shadow = Shadow(lines: lines)
-        let pipeline = try Pipeline(isobar: isobar, name: "weather", plugs: common.plugs)
-        defer { pipeline.stop() }
-        let stage = try Children.start(isobar, ["places", "--bus"] + (places.map { ["--places", $0] } ?? []),
-                                       environment: pipeline.environment, log: pipeline.scratch + "/places.log")
-        defer { Children.stop([stage]) }
-        try pipeline.load(lines, id: id)
+        try await Pipeline.run(isobar: isobar, name: "weather", plugs: common.plugs) { pipeline in
+            let stage = try await Children.start(isobar, ["places", "--bus"] + (places.map { ["--places", $0] } ?? []),
+                                                 environment: pipeline.environment, log: pipeline.scratch + "/places.log")
+            try await ensuring({ try await measure(pipeline: pipeline, lines: lines, id: id, generated: generated, shadow: shadow) },
+                               finally: { await Children.stop(stage) })
+        }
+    }
+
+    /// Weather requests and pans on a running pipeline with the places stage.
+    private func measure(pipeline: Pipeline, lines: [[UInt8]], id: String, generated: [Station], shadow: Shadow) async throws {
+        try await pipeline.load(lines, id: id)
 
         let waiter = Waiter()
         let endpoints = BrokerEndpoints(frontend: pipeline.environment["ISOBAR_PUB"] ?? "", backend: pipeline.environment["ISOBAR_SUB"] ?? "")
@@ -44,7 +49,7 @@ struct WeatherBenchCommand: ParsableCommand {
             let found = object.flatMap { o in o.field("station").flatMap { o.object($0) } } != nil
             waiter.applied(client: client, count: found ? 1 : 0, time: Clock.now())
         })
-        try handshake(pipeline: pipeline, waiter: waiter)
+        try await handshake(pipeline: pipeline, waiter: waiter)
 
         var p50: [Double] = [], p99: [Double] = [], maxima: [Double] = []
         var wrong = 0, timeouts = 0
@@ -59,7 +64,7 @@ struct WeatherBenchCommand: ParsableCommand {
                 let longitude = min(180, max(-180, station.coordinate.longitude + rng.uniform(-0.05...0.05)))
                 let start = Clock.now()
                 pipeline.client.publish(Self.request(client: name, latitude: latitude, longitude: longitude))
-                guard let (time, found) = waiter.wait(timeout: 5) else {
+                guard let (time, found) = await waiter.next(within: .seconds(5)) else {
                     timeouts += 1
                     break
                 }
@@ -72,7 +77,7 @@ struct WeatherBenchCommand: ParsableCommand {
             maxima.append(latencies.last ?? .nan)
         }
 
-        let pan = try LatencyCommand.parse(["--pans", String(requests), "--runs", String(common.runs), "--seed", String(common.seed)])
+        let pan = try await LatencyCommand.parse(["--pans", String(requests), "--runs", String(common.runs), "--seed", String(common.seed)])
             .measure(pipeline: pipeline, shadow: shadow, size: stations)
         var table = Table("weather: \(requests) requests (and pans) per run, \(Format.int(stations)) stations, \(common.runs) runs, one pipeline",
                           header: ["request", "p50 ms", "p99 ms", "max ms", "wrong / timeouts"])
@@ -89,14 +94,14 @@ struct WeatherBenchCommand: ParsableCommand {
 
     /// Sends a weather request until one is answered: the places stage has loaded its gazetteer
     /// and every subscription on the way is in place.
-    private func handshake(pipeline: Pipeline, waiter: Waiter) throws {
+    private func handshake(pipeline: Pipeline, waiter: Waiter) async throws {
         waiter.expect("wx-probe")
         for _ in 0..<60 {
             pipeline.client.publish(Self.request(client: "wx-probe", latitude: 0, longitude: 0))
-            if waiter.wait(timeout: 1) != nil {
+            if await waiter.next(within: .seconds(1)) != nil {
                 // Answers to the earlier probes may still come: let them arrive before measuring
-                // (the drain ends after 0.5 s with none: a quiet window, not a timer).
-                while waiter.wait(timeout: 0.5) != nil {}
+                // (the drain ends after 0.5 s with none: a quiet window).
+                while await waiter.next(within: .milliseconds(500)) != nil {}
                 return
             }
         }

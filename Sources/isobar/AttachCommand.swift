@@ -26,7 +26,9 @@ struct AttachCommand: AsyncParsableCommand {
         A gap in "version" triggers a resync request; the viewport is re-sent when the filter restarts and
         every --heartbeat seconds with the version applied, so the filter keeps an idle client and resends
         the whole set when an answer was lost (a broker or stage restart on the way). At end of stdin it waits
-        --drain seconds for the last answers, then exits 0.
+        --drain seconds for the last answers, then exits 0. Input lines are held until the filter's first answer
+        (so a select right after start is not refused for want of a viewport); at end of stdin it waits up to
+        5 s for that answer, then sends them anyway.
         """)
 
     @Option(help: "Client name (topic annotations/NAME).")
@@ -89,6 +91,7 @@ struct AttachCommand: AsyncParsableCommand {
                           line: { raw in session.publishFromInput(raw) },
                           tooLong: { length, _ in FileHandle.standardError.write(Data("attach: skipped an input line of \(length) bytes\n".utf8)) },
                           drained: {})
+            session.finishInput(stop: stop)  // the lines held for the filter's first answer
             _ = stop.wait(timeout: drain)  // timer: the last answers' window, which a stop ends at once
             session.close()
             return 0

@@ -51,8 +51,10 @@ struct GatewayCommand: AsyncParsableCommand {
     var requestTimeout = 30.0
     @Option(help: "Outbound messages queued per connection; a reader that falls this far behind is closed with 1013.")
     var maxQueue = 256
-    @Option(help: "Seconds of quiet (either way) before a WebSocket ping, and for its pong to come back (else close 1001).")
+    @Option(help: "Seconds the gateway stays silent on a WebSocket before a keepalive (an unsolicited pong, or a ping when one is due), and for a ping's pong to come back (else close 1001).")
     var ping = GatewayOptions().pingInterval
+    @Option(help: "Ping a WebSocket peer silent for this many --ping intervals (the keepalives between are unsolicited pongs, which need no answer); 1: every keepalive a ping.")
+    var pingEvery = GatewayOptions().pingEvery
     @Option(help: "Event-loop threads serving the connections (default: half the cores, at least 1: the pipeline's other processes need the rest).")
     var threads: Int?
     @Option(help: "File of `TOKEN NAME` lines; every WebSocket then needs a token (Authorization: Bearer, or ?token=).")
@@ -79,6 +81,7 @@ struct GatewayCommand: AsyncParsableCommand {
             throw ValidationError("--header-timeout must be at least 0.1 s and --request-timeout at least --header-timeout")
         }
         guard ping >= 0.1 else { throw ValidationError("--ping must be at least 0.1 s") }
+        guard (1...100).contains(pingEvery) else { throw ValidationError("--ping-every must be 1 to 100") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1 to 256") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         if let name { guard ClientName.isValid(name) else { throw ValidationError("--name must be 1-64 of [A-Za-z0-9._-]") } }
@@ -104,6 +107,7 @@ struct GatewayCommand: AsyncParsableCommand {
         options.requestTimeout = requestTimeout
         options.maxQueue = maxQueue
         options.pingInterval = ping
+        options.pingEvery = pingEvery
         if let threads { options.threads = threads }
         options.origins = origin
         options.tlsCertificate = tlsCert

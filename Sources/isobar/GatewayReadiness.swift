@@ -1,32 +1,33 @@
 import Foundation
+import Synchronization
 import IsobarGateway
+import IsobarStdio
 
-/// `isobar up` prints the web map's URL on stderr once the gateway accepts connections.
-enum GatewayReadiness {
-    /// Polls the gateway's port from a background thread (for up to 60 s) and prints
-    /// `web map: http://HOST:PORT/` once a TCP connection succeeds.
-    static func announce(_ address: ListenAddress) {
-        let thread = Thread {
-            for _ in 0..<600 {
-                if canConnect(address) {
-                    FileHandle.standardError.write(Data("web map: http://\(address.host):\(address.port)/\n".utf8))
-                    return
-                }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
+/// `isobar up` prints the web map's URL on stderr once the gateway listens: when the gateway's own
+/// "listening" line (`RunGateway.listeningPrefix`) comes through the supervisor's copy of its
+/// output. An event, not a probe: no thread, no timed poll of the port.
+final class GatewayReadiness: Sendable {
+    /// The supervised gateway's name in `up`'s service list.
+    static let service = "gateway"
+
+    private let address: ListenAddress
+    /// Printed once per `up` (a restarted gateway says it listens again; the URL is the same).
+    private let printed = Mutex(false)
+
+    init(_ address: ListenAddress) { self.address = address }
+
+    /// The line `up` prints: `web map: http://HOST:PORT/`.
+    var announcement: String { "web map: http://\(address.host):\(address.port)/" }
+
+    /// The supervisor's line hook: prints ``announcement`` after the gateway's first "listening" line.
+    func observe(service: String, line: UnsafeRawBufferPointer) {
+        guard service == Self.service, line.starts(with: RunGateway.listeningPrefix.utf8) else { return }
+        let first = printed.withLock { printed in
+            defer { printed = true }
+            return !printed
         }
-        thread.start()
-    }
-
-    private static func canConnect(_ address: ListenAddress) -> Bool {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(address.host, String(address.port), &hints, &list) == 0, let first = list else { return false }
-        defer { freeaddrinfo(list) }
-        let fd = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0
+        guard first else { return }
+        LineOutput.standardError.write(Array((announcement + "\n").utf8))
+        _ = LineOutput.standardError.flush()
     }
 }

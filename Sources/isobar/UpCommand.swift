@@ -131,6 +131,7 @@ struct UpCommand: AsyncParsableCommand {
             services.append(ServiceSpec(name: "forecast", command: me, arguments: Self.plug(ForecastEngine.self) + [me, "forecast", "--url", url],
                 startDelay: .milliseconds(300), stopTimeout: ServiceSpec.plugStopTimeout))
         }
+        var readiness: GatewayReadiness?
         if !noGateway {
             guard let address = ListenAddress(parsing: gateway), address.isLoopback else {
                 throw ValidationError("--gateway must be a loopback HOST:PORT (run `isobar gateway --allow-remote` for more), not \(gateway)")
@@ -142,11 +143,13 @@ struct UpCommand: AsyncParsableCommand {
             // Started before fetch, so it is on the bus for fetch's first `status` (the feeds' formats,
             // which it keeps for every page that connects later: the web map's credits).
             let fetchIndex = services.firstIndex { $0.name == "fetch" } ?? services.endIndex
-            services.insert(ServiceSpec(name: "gateway", command: me, arguments: ["gateway", "--listen", gateway, "--name", gatewayName],
+            services.insert(ServiceSpec(name: GatewayReadiness.service, command: me, arguments: ["gateway", "--listen", gateway, "--name", gatewayName],
                                         startDelay: .milliseconds(300)), at: fetchIndex)
-            GatewayReadiness.announce(address)
+            readiness = GatewayReadiness(address)
         }
-        let supervisor = Supervisor(services: services, logger: Logger(label: "up"))
+        let supervisor = Supervisor(services: services, logger: Logger(label: "up")) { [readiness] service, line in
+            readiness?.observe(service: service, line: line)
+        }
         throw ExitCode(await supervisor.runUntilSignalled())
     }
 

@@ -16,6 +16,12 @@ import Testing
         #expect(Set(schemas) == Set(types.names))
     }
 
+    /// The typed names code dispatches on are the table's rows, in order: a row added without its
+    /// name (or a name without its row) fails here.
+    @Test func typedNamesAreTheTableRows() {
+        #expect(MessageName.allCases.map(\.rawValue) == MessageTypes.standard.names)
+    }
+
     @Test func stagesSubscribeToWhatTheyConsume() {
         #expect(types.subscriptions(of: .filter) == ["station", "snapshot", "viewport/", "select/", "resync", "lease", "leave/",
                                                      "nearest/", "search/", "favorite/", "detail/", "spot/", "forecast"])

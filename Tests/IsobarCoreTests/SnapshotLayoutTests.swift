@@ -25,7 +25,8 @@ import Testing
     @Test func recordsAreInGridOrderAndInputOrderWithinACell() throws {
         let world = try TestSupport.world()
         let dense = DenseStations.make(from: world, count: 20_000, seed: 9)
-        for stations in [world, dense] {
+        // Three stations too: an odd count leaves one fingerprint outside the pairs.
+        for stations in [world, dense, Array(world.prefix(3))] {
             let snapshot = Self.snapshot(stations)
             let inputIndex = Dictionary(stations.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             #expect(snapshot.stations.count == inputIndex.count)
@@ -44,6 +45,10 @@ import Testing
             #expect(outOfOrder == 0)
             // The grid over the laid-out records walks them in place.
             #expect(grid.order == (0..<Int32(snapshot.stations.count)).map { $0 })
+            // It is the grid a fresh sort of them builds (the snapshot reuses its layout's sort).
+            let fresh = SpatialGrid(coordinates: snapshot.stations.map(\.coordinate))
+            #expect(grid.cellsPerDegree == fresh.cellsPerDegree && grid.cellStart == fresh.cellStart && grid.order == fresh.order)
+            #expect(grid.latitudes == fresh.latitudes && grid.longitudes == fresh.longitudes)
         }
     }
 }

@@ -137,9 +137,27 @@ extension GatewayProcessTests {
             let leave = gw.waitFor(topic: Topic.of(type: "leave", client: "mute"), from: mark, timeout: 15)
             let after = Date().timeIntervalSince(opened)
             #expect(leave != nil, "\(gw.gateway.stderrText)")
-            #expect(after >= 0.3, "dropped after \(after) s, before a ping interval")
+            // Pinged after 3 intervals of silence (0.9 s), dropped an interval after that.
+            #expect(after >= 1.2, "dropped after \(after) s, before the probe time and a ping interval")
             print("limits: a peer that does not answer pings (--ping 0.3) left after \(String(format: "%.2f", after)) s")
             #expect(!live.isEnded, "the live client was dropped too: \(String(describing: live.closeCode))")
+            await gw.stop()
+        }
+
+        @Test func aSilentPeerGetsTwoKeepalivePongsThenAPingThenA1001() async throws {
+            // What a silent peer reads (it never answers): an unsolicited pong (RFC 6455 5.5.3) each
+            // interval, every third keepalive a ping, and the close an interval after that ping;
+            // each control frame empty, as the gateway pre-encodes them.
+            let gw = try await GatewayAlone(["--ping", "1"])
+            try gw.waitForBus()
+            let (fd, status) = try HTTPProbe.openWebSocket(port: gw.port, path: "/ws?client=quiet")
+            defer { close(fd) }
+            #expect(status == 101)
+            let frames = (0..<4).compactMap { _ in RawFrames.read(fd) }
+            #expect(frames.map(\.opcode) == [0xA, 0xA, 0x9, 0x8], "\(frames)")
+            #expect(frames.prefix(3).allSatisfy { $0.fin && $0.payload.isEmpty })
+            #expect(frames.last?.closeCode == 1001)
+            #expect(RawFrames.atEnd(fd))
             await gw.stop()
         }
 

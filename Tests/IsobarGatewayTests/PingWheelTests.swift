@@ -13,6 +13,8 @@ import Testing
         let pongAfter: Double?
         var pongAt: Double?
         var pings: [Double] = []
+        /// Unsolicited pongs sent (keepalives).
+        var keepalives: [Double] = []
         var droppedAt: Double?
         var looks = 0
 
@@ -21,37 +23,44 @@ import Testing
             self.pongAfter = pongAfter
         }
 
-        /// What ``WebSocketConnectionHandler/check(now:interval:)`` does.
-        func check(now: Double, interval: Double) -> Double? {
+        /// Every frame the check sent, in order.
+        var frames: [Double] { (pings + keepalives).sorted() }
+
+        /// What ``WebSocketConnectionHandler/check(now:_:)`` does.
+        func check(now: Double, _ timing: PingClock.Timing) -> Double? {
             looks += 1
-            switch clock.action(now: now, interval: interval) {
+            switch clock.action(now: now, timing) {
             case .wait:
-                return clock.due(interval: interval)
+                return clock.due(timing)
             case .drop:
                 droppedAt = now
                 return nil
+            case .keepalive:
+                clock.sent(at: now)
+                keepalives.append(now)
+                return clock.due(timing)
             case .ping:
                 clock.pinged(at: now)
                 pings.append(now)
                 if let pongAfter { pongAt = now + pongAfter }
-                return clock.due(interval: interval)
+                return clock.due(timing)
             }
         }
     }
 
     /// One event loop: a wheel and its connections, run in steps of `step` seconds.
     struct Loop {
-        let interval: Double
+        let timing: PingClock.Timing
         var wheel: PingWheel<Connection>
         var now: Double = 0
 
-        init(interval: Double, resolution: Double? = nil) {
-            self.interval = interval
-            wheel = PingWheel(resolution: resolution ?? PingSweeper.resolution(interval: interval), horizon: interval, now: 0)
+        init(interval: Double, every: Int = 3) {
+            timing = PingClock.Timing(interval: interval, probeEvery: every)
+            wheel = PingWheel(resolution: PingSweeper.resolution(interval: interval), horizon: timing.probe, now: 0)
         }
 
         mutating func open(_ connection: Connection) {
-            wheel.insert(connection, due: connection.clock.due(interval: interval), now: connection.clock.lastHeard)
+            wheel.insert(connection, due: connection.clock.due(timing), now: connection.clock.lastHeard)
         }
 
         /// Runs to `end`; `talk` runs first at every step (a frame in or out). Returns the number
@@ -73,20 +82,30 @@ import Testing
                 guard let due = wheel.nextDue(), due <= now else { continue }
                 let taken = wheel.takeDue(now: now)
                 looked += taken.count
-                let interval = interval, now = now
-                wheel.putBack(taken.map { ($0, $0.check(now: now, interval: interval)) }, now: now)
+                let timing = timing, now = now
+                wheel.putBack(taken.map { ($0, $0.check(now: now, timing)) }, now: now)
             }
             return looked
         }
     }
 
-    @Test func aSilentConnectionIsPingedOncePerIntervalOnTime() {
+    @Test func aSilentConnectionGetsAKeepalivePongEachIntervalAndEveryThirdIsAPing() {
         var loop = Loop(interval: 50)
         let silent = Connection(openedAt: 0)
         loop.open(silent)
-        loop.run(to: 260, [silent])
-        #expect(silent.pings == [50, 100, 150, 200, 250])
+        loop.run(to: 460, [silent])
+        #expect(silent.keepalives == [50, 100, 200, 250, 350, 400])
+        #expect(silent.pings == [150, 300, 450])
         #expect(silent.droppedAt == nil)
+    }
+
+    @Test func withEveryOneEachKeepaliveIsAPing() {
+        var loop = Loop(interval: 50, every: 1)
+        let silent = Connection(openedAt: 0)
+        loop.open(silent)
+        loop.run(to: 260, [silent])
+        #expect(silent.keepalives.isEmpty)
+        #expect(silent.pings == [50, 100, 150, 200, 250])
     }
 
     @Test func aConnectionThatTalksAndIsAnsweredIsNotPingedAndIsLookedAtOncePerInterval() {
@@ -98,20 +117,34 @@ import Testing
             connection.clock.heard(at: now)
             connection.clock.sent(at: now)
         }
-        #expect(talker.pings.isEmpty)
+        #expect(talker.frames.isEmpty)
         #expect(talker.looks == 4)  // at 50, 100, 150, 200: not at every tick
     }
 
-    @Test func aConnectionThatStopsTalkingIsPingedAnIntervalAfterItsLastFrame() {
+    @Test func aConnectionThatTalksButIsNeverAnsweredGetsKeepalivesNotPings() {
+        // nginx's proxy_read_timeout counts only what the gateway sends: the keepalive is for it;
+        // the peer's own frames show it is there, so no ping.
         var loop = Loop(interval: 50)
         let talker = Connection(openedAt: 0)
         loop.open(talker)
         loop.run(to: 200, [talker]) { connection, now in
+            if now.truncatingRemainder(dividingBy: 10) == 0 { connection.clock.heard(at: now) }
+        }
+        #expect(talker.keepalives == [50, 100, 150, 200])
+        #expect(talker.pings.isEmpty)
+    }
+
+    @Test func aConnectionThatStopsTalkingGetsAKeepaliveAnIntervalAfterItsLastFrameAndAPingAtTheThird() {
+        var loop = Loop(interval: 50)
+        let talker = Connection(openedAt: 0)
+        loop.open(talker)
+        loop.run(to: 230, [talker]) { connection, now in
             guard now <= 72, now.truncatingRemainder(dividingBy: 8) == 0 else { return }
             connection.clock.heard(at: now)
             connection.clock.sent(at: now)
         }
-        #expect(talker.pings == [122, 172])
+        #expect(talker.keepalives == [122, 172])
+        #expect(talker.pings == [222])
     }
 
     @Test func anUnansweredPingDropsTheConnectionAnIntervalLater() {
@@ -122,17 +155,19 @@ import Testing
         loop.open(live)
         loop.run(to: 300, [dead, live]) { connection, now in
             // Frames from the dead peer after the ping show it sends, not that it reads.
-            if connection === dead, now == 70 { connection.clock.heard(at: now) }
+            if connection === dead, now == 170 { connection.clock.heard(at: now) }
         }
-        #expect(dead.pings == [50])
-        #expect(dead.droppedAt == 100)
-        #expect(live.pings == [50, 100, 150, 200, 250, 300])
+        #expect(dead.keepalives == [50, 100])
+        #expect(dead.pings == [150])
+        #expect(dead.droppedAt == 200)
+        #expect(live.keepalives == [50, 100, 200, 250])
+        #expect(live.pings == [150, 300])
         #expect(loop.wheel.count == 1)
     }
 
     @Test func aTickLooksOnlyAtTheConnectionsDueThen() {
         // 2,000 connections opened over 10 s, silent, answering: nothing is looked at until the
-        // first is due, then each once per interval (its ping), never once per tick.
+        // first is due, then each once per interval (its keepalive or ping), never once per tick.
         var loop = Loop(interval: 50)
         var all: [Connection] = []
         var looked = 0
@@ -145,23 +180,26 @@ import Testing
         #expect(looked + loop.run(to: 49.75, all) == 0)
         #expect(loop.run(to: 99.75, all) == 2_000)
         #expect(loop.run(to: 199.75, all) == 4_000)
-        #expect(all.allSatisfy { $0.pings.count == 3 && $0.droppedAt == nil })
-        // Each one pinged an interval after its last ping, to within a tick.
-        #expect(all.allSatisfy { zip($0.pings, $0.pings.dropFirst()).allSatisfy { $1 - $0 >= 50 && $1 - $0 <= 51 } })
+        #expect(all.allSatisfy { $0.keepalives.count == 2 && $0.pings.count == 1 && $0.droppedAt == nil })
+        // Each frame an interval after the one before, to within a tick.
+        #expect(all.allSatisfy { zip($0.frames, $0.frames.dropFirst()).allSatisfy { $1 - $0 >= 50 && $1 - $0 <= 51 } })
     }
 
-    @Test func theDefaultIntervalKeepsAQuietConnectionUnderAMinuteWithAsFewPingsAsThatAllows() {
+    @Test func theDefaultsKeepAQuietConnectionUnderAMinuteWithAPingEveryThirdFrame() {
         // nginx's proxy_read_timeout and AWS ALB's idle timeout are 60 s by default (Heroku's 55 s):
         // a quiet connection must carry a gateway frame more often, with room for a loaded loop,
-        // and no more often than that needs (each ping is a write and a read for the gateway).
-        let interval = GatewayOptions().pingInterval
-        var loop = Loop(interval: interval)
+        // and no more often than that needs (each is a write); only every third is a ping (a read
+        // more, for its pong).
+        let options = GatewayOptions()
+        var loop = Loop(interval: options.pingInterval, every: options.pingEvery)
         let quiet = Connection(openedAt: 0)
         loop.open(quiet)
         loop.run(to: 1_000, [quiet])
-        let gaps = zip([0] + quiet.pings, quiet.pings).map { $1 - $0 }
+        let frames = quiet.frames
+        let gaps = zip([0] + frames, frames).map { $1 - $0 }
         #expect(gaps.allSatisfy { $0 <= 55 })
-        #expect(quiet.pings.count <= 1_000 / 45)
+        #expect(frames.count <= 1_000 / 45)
+        #expect(quiet.pings.count <= 1_000 / 135)
     }
 
     @Test func aRemovedConnectionLeavesItsSlotAndTheOthersKeepTheirPlaces() {

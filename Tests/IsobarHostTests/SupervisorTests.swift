@@ -100,4 +100,19 @@ import Testing
         }
         #expect(await Self.eventually(3) { supervisor.pid(of: "first") == nil && supervisor.pid(of: "stubborn") == nil })
     }
+
+    /// The line hook (what `up` watches for the gateway's "listening" line) sees every line each
+    /// service writes, stdout and stderr, with the service's name and without its newline.
+    @Test func theLineHookSeesEachLineOfEachService() async throws {
+        let messages = Messages()
+        let supervisor = Supervisor(services: [
+            ServiceSpec(name: "talker", command: "sh", arguments: ["-c", "echo one; echo two >&2; exec sleep 100"]),
+        ], logger: Self.logger(Messages())) { service, line in
+            messages.append("\(service): \(String(decoding: line, as: UTF8.self))")
+        }
+        await supervisor.startAll()
+        #expect(await Self.eventually(10) { messages.list.count >= 2 }, "\(messages.list)")
+        await supervisor.stop()
+        #expect(messages.list.sorted() == ["talker: one", "talker: two"])
+    }
 }

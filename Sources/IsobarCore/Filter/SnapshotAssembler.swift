@@ -85,6 +85,8 @@ public struct SnapshotAssembler: Sendable {
         let held = pending.values[index].stations.count
         if seq == held {
             pending.values[index].stations.append(station)
+            // The usual case has nothing waiting: no hashing of the next seq.
+            guard !pending.values[index].early.isEmpty else { return }
             while let next = pending.values[index].early.removeValue(forKey: pending.values[index].stations.count) {
                 pending.values[index].stations.append(next)
             }

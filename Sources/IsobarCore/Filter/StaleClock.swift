@@ -12,7 +12,9 @@ public struct StaleClock: Sendable {
 
     init(stations: [Station]) {
         var observed: [Double] = []
-        for i in stations.indices { if let time = stations[i].details?.observedAt { observed.append(time) } }
+        stations.withUnsafeBufferPointer { records in  // by pointer: the subscript copied each record
+            for i in records.indices { if let time = records[i].details?.observedAt { observed.append(time) } }
+        }
         observed.sort()
         self.observed = observed
         unobserved = stations.count - observed.count

@@ -50,7 +50,7 @@ public final class StationSnapshot {
         // Loops read fields through the array (`stations[i].id`) rather than iterating it: a
         // `for station in` or `map` copies each whole `Station` (three references retained and
         // released), a fifth of a million-station load.
-        var keys = stations.indices.map { interner.key(for: stations[$0].id) }
+        var keys = stations.withUnsafeBufferPointer { records in records.indices.map { interner.key(for: records[$0].id) } }
         var positions = [Int32](repeating: -1, count: interner.count)
         var duplicates: [String] = []
         for (i, key) in keys.enumerated() {
@@ -73,14 +73,22 @@ public final class StationSnapshot {
         // a few contiguous runs instead of scattered cache misses.
         // Every answer is unchanged: the grid walks (row, column, `seq`) either way, and removals
         // are ordered by key, which keeps the order ids were first seen.
-        let order = SpatialGrid.cellOrder(of: stations.indices.lazy.map { stations[$0].coordinate })
+        // Coordinates read through a pointer: the array's subscript copied whole records here
+        // (three references retained and released each).
+        let (cellStart, order) = stations.withUnsafeBufferPointer { records in
+            SpatialGrid.cellSort(of: records.indices.lazy.map { records[$0].coordinate })
+        }
         Self.permute(&stations, by: order)
         keys = order.map { keys[Int($0)] }
         for (i, key) in keys.enumerated() { positions[Int(key)] = Int32(i) }  // after any dropped duplicates too
         self.stations = stations
         self.keys = keys
-        fingerprints = stations.indices.map { stations[$0].fingerprint }
-        grid = SpatialGrid(coordinates: stations.indices.lazy.map { stations[$0].coordinate })  // no temporary copy
+        fingerprints = Self.fingerprints(of: stations)
+        // The records are in cell order now: the grid takes the sort's cell starts instead of
+        // sorting them again (its order is the identity).
+        grid = stations.withUnsafeBufferPointer { records in  // no temporary copy
+            SpatialGrid(cellOrdered: records.indices.lazy.map { records[$0].coordinate }, cellStart: cellStart)
+        }
         cells = CellSummaries(grid: grid, stations: stations)
         nearest = NearestIndex(grid: grid)
         names = NameIndex(stations: stations, idsFoundElsewhere: true)
@@ -89,20 +97,53 @@ public final class StationSnapshot {
         self.interner = interner
     }
 
-    /// Rearranges `stations` in place so that `stations[i]` becomes the record that was at
-    /// `order[i]` (`order` a permutation), by following its cycles with swaps: no second array of
-    /// records (88 MB at a million stations) and no retain or release of their strings.
-    static func permute(_ stations: inout [Station], by order: [Int32]) {
-        var placed = [Bool](repeating: false, count: stations.count)
-        for start in stations.indices where !placed[start] {
-            var slot = start
-            while Int(order[slot]) != start {
-                let source = Int(order[slot])
-                stations.swapAt(slot, source)
-                placed[slot] = true
-                slot = source
+    /// Each station's `fingerprint`, two at a time (``Station/fingerprints(_:_:)``: two
+    /// independent multiply chains interleaved run in about the time of one).
+    static func fingerprints(of stations: [Station]) -> [UInt64] {
+        var result = [UInt64](repeating: 0, count: stations.count)
+        stations.withUnsafeBufferPointer { records in
+            var i = 0
+            while i + 1 < records.count {
+                (result[i], result[i + 1]) = Station.fingerprints(records[i], records[i + 1])
+                i += 2
             }
-            placed[slot] = true
+            if i < records.count { result[i] = records[i].fingerprint }
+        }
+        return result
+    }
+
+    /// Rearranges `stations` in place so that `stations[i]` becomes the record that was at
+    /// `order[i]` (`order` a permutation), by following its cycles: no second array of records
+    /// (88 MB at a million stations). Each record is moved once, as raw memory: swapping through
+    /// the array copied it (its strings retained and released) three times, which made this the
+    /// largest single step of a million-station load.
+    static func permute(_ stations: inout [Station], by order: [Int32]) {
+        precondition(order.count == stations.count, "permute: the order must be a permutation of the records")
+        var placed = [Bool](repeating: false, count: stations.count)
+        stations.withUnsafeMutableBufferPointer { records in
+            guard let base = records.baseAddress else { return }
+            order.withUnsafeBufferPointer { order in
+                placed.withUnsafeMutableBufferPointer { placed in
+                    for start in 0..<order.count where !placed[start] {
+                        placed[start] = true
+                        guard Int(order[start]) != start else { continue }
+                        // The cycle start -> order[start] -> ...: each slot takes its source's record,
+                        // and the last slot of the cycle the record that was at `start`.
+                        let first = (base + start).move()
+                        var slot = start
+                        while true {
+                            let source = Int(order[slot])
+                            if source == start {
+                                (base + slot).initialize(to: first)
+                                break
+                            }
+                            (base + slot).moveInitialize(from: base + source, count: 1)
+                            placed[source] = true
+                            slot = source
+                        }
+                    }
+                }
+            }
         }
     }
 

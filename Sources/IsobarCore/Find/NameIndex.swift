@@ -29,13 +29,15 @@ public struct NameIndex: Sendable {
     /// With `idsFoundElsewhere`, ids without a lowercase letter are left to the caller's exact
     /// lookup (`search(_:limit:in:exactID:)`), which saves 8 bytes a station (see ``IDTable``).
     public init(stations: [Station], idsFoundElsewhere: Bool = false) {
-        // Names are looked up twice (here and when placing members) rather than keeping a group
-        // number per station: 4 bytes a station less at the peak of building a snapshot. The
+        // Each name is hashed once, into a group number per station (4 bytes a station while the
+        // index is built; hashing every name three times was a tenth of a snapshot load). The
         // lookups go through a `KeyInterner` (FNV-1a, open addressing): a `[String: Int32]` spent
         // a third of a million-station snapshot's load time in SipHash and bucket probes.
         let groupOf = KeyInterner()
         // By index: iterating the array would copy each whole `Station`.
-        for i in stations.indices { _ = groupOf.key(for: stations[i].name) }
+        let groupOfStation = stations.withUnsafeBufferPointer { records in
+            records.indices.map { Int32(truncatingIfNeeded: groupOf.key(for: records[$0].name)) }
+        }
         let names = (0..<groupOf.count).map { groupOf.id(for: UInt64($0)) ?? "" }
         let folded = names.map(NameFolding.fold)
         let ranked = names.indices.sorted { a, b in
@@ -56,12 +58,12 @@ public struct NameIndex: Sendable {
         offsets.append(Int32(text.count))
         // Counting sort of the stations by their name's rank, then by id within a name.
         var starts = [Int32](repeating: 0, count: names.count + 1)
-        for i in stations.indices { starts[Int(rankOf[Int(groupOf.existingKey(for: stations[i].name) ?? 0)]) + 1] += 1 }
+        for group in groupOfStation { starts[Int(rankOf[Int(group)]) + 1] += 1 }
         for r in 0..<names.count { starts[r + 1] += starts[r] }
         var next = starts
         var members = [Int32](repeating: 0, count: stations.count)
         for position in stations.indices {
-            let r = Int(rankOf[Int(groupOf.existingKey(for: stations[position].name) ?? 0)])
+            let r = Int(rankOf[Int(groupOfStation[position])])
             members[Int(next[r])] = Int32(position)
             next[r] += 1
         }

@@ -15,27 +15,18 @@ extension FormatEngine {
             station = try Station(from: stationObject)
         }
         guard station == nil || anchor.reach != nil else { throw MessageError("a station needs \"distanceKm\" and \"bearing\"") }
-        out.objectStart()
-        out.key("type"); out.string("conditions")
-        out.key("client"); out.string(client)
-        out.key("day"); out.string(day.rawValue)
-        titles.presentation.write(to: &out)
-        anchor.writeMembers(to: &out)
-        out.key("title"); out.string(anchor.place?.name ?? station.map { $0.name.isEmpty ? $0.id : $0.name } ?? titles.coordinateText(anchor.point))
+        let title = anchor.place?.name ?? station.map { $0.name.isEmpty ? $0.id : $0.name } ?? titles.coordinateText(anchor.point)
+        var answering: Conditions.Answering?
+        let subtitle: String
         if let station, let reach = anchor.reach {
-            out.key("subtitle"); out.string(Self.stationLine(station, distanceKm: reach.distanceKm, titles: titles, day: day))
-            Self.writeStationReference(station, into: &out)
-            Callout.Line.writeDetails(titles.details(station, day: day, zone: zone(of: station)), to: &out)
-            if let icon = station.details?.icon { out.key("icon"); out.string(icon.rawValue) }
+            subtitle = Self.stationLine(station, distanceKm: reach.distanceKm, titles: titles, day: day)
+            answering = Conditions.Answering(station: station, details: titles.details(station, day: day, zone: zone(of: station)))
         } else {
-            out.key("subtitle"); out.string(Self.noStation(within: anchor.radiusKm, titles: titles) + " · " + titles.dayLabel(day))
-            out.key("station"); out.null()
-            out.key("details"); out.arrayStart(); out.arrayEnd()
+            subtitle = Self.noStation(within: anchor.radiusKm, titles: titles) + " · " + titles.dayLabel(day)
         }
-        Self.writeCurrent(place: anchor.place, station: station, titles: titles, into: &out)
-        try copySnapshotInfo(object, into: &out)
-        out.objectEnd()
-        out.newline()
+        Conditions(client: client, day: day, presentation: titles.presentation, anchor: anchor, title: title, subtitle: subtitle,
+                   answering: answering, current: Conditions.Current(place: anchor.place, station: station, titles: titles),
+                   snapshot: try SnapshotInfo(from: object)).write(to: &out)
     }
 
     /// A `report`'s title, subtitle, coordinate and lines: the callout's, or, when the filter's
@@ -71,25 +62,6 @@ extension FormatEngine {
         case .en: return "no station within " + radius
         case .sk: return "žiadna stanica do " + radius
         }
-    }
-
-    /// `"current":{"city":…,"state":…,"country":…,"countryCode":…,"temperature":…,"humidity":…,
-    /// "pressure":…,"windSpeed":…,"windDirection":…}`: AirVisual's `nearest_city` answer as plain
-    /// numbers in the client's units (temperature in °F or °C, wind in its wind unit, humidity in
-    /// %, pressure in hPa), null where unknown.
-    static func writeCurrent(place: Place?, station: Station?, titles: TitleFormatter, into out: inout JSONWriter) {
-        out.key("current")
-        out.objectStart()
-        out.key("city"); out.string(place?.name)
-        out.key("state"); out.string(place?.admin1)
-        out.key("country"); out.string(place?.country)
-        out.key("countryCode"); out.string(place?.countryCode)
-        out.key("temperature"); out.number(titles.temperature(station?.temperature))
-        out.key("humidity"); out.number(station?.details?.humidity)
-        out.key("pressure"); out.number(station?.details?.pressure)
-        out.key("windSpeed"); out.number(station?.windSpeed.map { UnitConversion.speed(mph: $0, to: titles.presentation.windUnit) })
-        out.key("windDirection"); out.number(station?.windDirection)
-        out.objectEnd()
     }
 
     /// Where a `weather` answer is: the point, the station radius, the named place and, when a

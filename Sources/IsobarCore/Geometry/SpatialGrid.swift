@@ -31,10 +31,27 @@ public struct SpatialGrid: Sendable {
     }
 
     /// The point indices a grid over `coordinates` walks, cell by cell and in index order within a
-    /// cell (its `order`), without building the grid: how a snapshot lays its records out.
-    public static func cellOrder<C: RandomAccessCollection>(of coordinates: C, cellsPerDegree: Int? = nil) -> [Int32]
+    /// cell (its `order`), and each cell's start in that order, without building the grid: how a
+    /// snapshot lays its records out, and what ``init(cellOrdered:cellStart:cellsPerDegree:)`` takes
+    /// once they are.
+    public static func cellSort<C: RandomAccessCollection>(of coordinates: C, cellsPerDegree: Int? = nil) -> (cellStart: [Int32], order: [Int32])
     where C.Element == Coordinate, C.Index == Int {
-        sortByCell(coordinates, resolution: resolution(cellsPerDegree, count: coordinates.count)).order
+        sortByCell(coordinates, resolution: resolution(cellsPerDegree, count: coordinates.count))
+    }
+
+    /// The grid over points already in cell order (rearranged by the `order` of ``cellSort(of:cellsPerDegree:)``,
+    /// whose `cellStart` this takes): the same grid as `init(coordinates:)` over them, whose stable
+    /// sort would find every point already in place, without sorting them a second time.
+    public init<C: RandomAccessCollection>(cellOrdered coordinates: C, cellStart: [Int32], cellsPerDegree: Int? = nil)
+    where C.Element == Coordinate, C.Index == Int {
+        let resolution = Self.resolution(cellsPerDegree, count: coordinates.count)
+        self.cellsPerDegree = resolution
+        rows = 180 * resolution
+        columns = 360 * resolution
+        self.cellStart = cellStart
+        order = (0..<Int32(coordinates.count)).map { $0 }
+        latitudes = coordinates.map { $0.latitude }
+        longitudes = coordinates.map { $0.longitude }
     }
 
     private static func resolution(_ cellsPerDegree: Int?, count: Int) -> Int {

@@ -45,6 +45,11 @@ public struct FNV1a: Sendable {
     /// ids that differ only in their last characters. Used by ``KeyInterner``, the fetcher's id
     /// set and the client's `AnnotationTable`, each confirming a match with `IDBytes` (ids are bytes).
     @inline(__always) public static func tableHash(_ text: String, seed: UInt64) -> UInt64 {
+        // Read where the string is (no copy to make it mutable for `withUTF8`, which retained
+        // every shared name a snapshot's name index hashed); `withUTF8` only for a bridged string.
+        if let hash = text.utf8.withContiguousStorageIfAvailable({ tableHash(bytes: UnsafeRawBufferPointer($0), seed: seed) }) {
+            return hash
+        }
         var text = text
         return text.withUTF8 { tableHash(bytes: UnsafeRawBufferPointer($0), seed: seed) }
     }

@@ -5,7 +5,7 @@
 ///
 /// The result is exactly that of parsing a `JSONObject` and `Topic.derive(from:)` (tests compare
 /// the two on every corpus line).
-public struct TopicDeriver {
+public struct TopicDeriver: Sendable {
     /// The topic of the last line `derive` accepted, as UTF-8 bytes.
     public private(set) var topic: [UInt8] = []
     /// Reused by every scan (a scanner's key stack allocates once, here, not per line).

@@ -22,8 +22,10 @@ public final class AttachSession: @unchecked Sendable {
     /// Everything the client knows and the rules for each message (pure; see `AttachState`).
     private let state: Mutex<AttachState>
     private let closed = Mutex(false)
-    /// Signalled once the filter has answered (the state's phase never goes back).
+    /// Signalled once the filter has answered (the state's phase never goes back) and the held input sent.
     private let answered: WakePipe
+    /// Input lines (with whether each is a viewport) held until the filter's first answer; sent in order.
+    private let held = Mutex<[(line: [UInt8], isViewport: Bool)]>([])
     private let heartbeat: Double
     /// Print every annotations/callout/place/results/starred/report/error line on stdout (plain mode).
     public var printMessages = false
@@ -85,11 +87,11 @@ public final class AttachSession: @unchecked Sendable {
         bus.publish(Array(writer.bytes.dropLast()))
     }
 
-    /// Publishes a client-contract line read from stdin, filling in `client` when missing.
+    /// Publishes a client-contract line read from stdin, filling in `client` when missing. Until the
+    /// filter knows this client (its first answer) the line is held, not sent, so a `select` typed
+    /// right after start is not refused for want of a viewport; the first answer sends what is held,
+    /// in order. Never blocks the input loop: a stop ends it at once.
     public func publishFromInput(_ raw: UnsafeRawBufferPointer) {
-        // Hold input until the filter knows this client (its first answer), at most 5 s, so a
-        // `select` typed right after start is not refused for want of a viewport.
-        if state.withLock({ $0.isWaitingForAnswer }) { answered.wait(timeout: .seconds(5)) }
         guard let object = try? JSONObject(parsing: raw), let typeField = object.field("type"), let type = object.string(typeField) else {
             FileHandle.standardError.write(Data("attach: skipped a line that is not a JSON object with a type: \(LineSplitter.excerpt(raw))\n".utf8))
             return
@@ -101,7 +103,56 @@ public final class AttachSession: @unchecked Sendable {
             member.string(client)
             line.insert(contentsOf: member.bytes + (object.fields.isEmpty ? [] : [UInt8(ascii: ",")]), at: 1)
         }
-        if type == "viewport", let parsed = try? JSONObject(storage: line), let viewport = try? Viewport(from: parsed) {
+        let isViewport = type == "viewport"
+        let dropped = held.withLock { held -> Bool in
+            guard held.isEmpty, !state.withLock({ $0.isWaitingForAnswer }) else {
+                guard held.count < Self.heldLimit else { return true }
+                held.append((line, isViewport))
+                return false
+            }
+            send(line, isViewport: isViewport)
+            return false
+        }
+        if dropped {
+            FileHandle.standardError.write(Data("attach: skipped an input line: \(Self.heldLimit) lines already wait for the filter's first answer\n".utf8))
+        }
+    }
+
+    /// Most input lines held until the filter's first answer; more are skipped with a message.
+    public static let heldLimit = 1000
+
+    /// The number of input lines held until the filter's first answer.
+    public var heldInput: Int { held.withLock { $0.count } }
+
+    /// At end of input: waits until the lines held for the filter's first answer are sent (the answer
+    /// came), a stop, or `timeout` seconds, whichever is first. After the timeout it sends them anyway
+    /// (the filter may answer later) and says so on stderr; returns whether the answer came in time.
+    @discardableResult
+    public func finishInput(stop: StopFlag, timeout: Double = AttachSession.firstAnswerTimeout) -> Bool {
+        guard heldInput > 0 else { return true }
+        // timer: the filter's first-answer deadline is the purpose; its answer or a stop ends it at once.
+        switch stop.wait(readable: answered.readFD, timeout: timeout) {
+        case .readable: return true
+        case .stopped: return false
+        case .timedOut: break
+        }
+        let count = held.withLock { held -> Int in
+            defer { held.removeAll() }
+            for (line, isViewport) in held { send(line, isViewport: isViewport) }
+            return held.count
+        }
+        if count > 0 {
+            FileHandle.standardError.write(Data("attach: no answer from the filter in \(timeout) s; sent the \(count) held input lines anyway\n".utf8))
+        }
+        return count == 0
+    }
+
+    /// Seconds ``finishInput(stop:timeout:)`` waits for the filter's first answer at end of input.
+    public static let firstAnswerTimeout = 5.0
+
+    /// Publishes one input line (prepared by ``publishFromInput(_:)``), applying a viewport to the state.
+    private func send(_ line: [UInt8], isViewport: Bool) {
+        if isViewport, let parsed = try? JSONObject(storage: line), let viewport = try? Viewport(from: parsed) {
             state.withLock { $0.update(viewport) }
         }
         bus.publish(line)
@@ -109,7 +160,14 @@ public final class AttachSession: @unchecked Sendable {
 
     private func receive(topic: String, payload: [UInt8]) {
         let (reaction, phase) = state.withLock { ($0.receive(topic: topic, payload: payload), $0.phase) }
-        if phase == .answered { answered.signal() }
+        if phase == .answered {
+            // Send what input held for the first answer, in order, before any later input line.
+            held.withLock { held in
+                for (line, isViewport) in held { send(line, isViewport: isViewport) }
+                held.removeAll()
+            }
+            answered.signal()
+        }
         if reaction.announce { announce() }
         if reaction.print && printMessages {
             LineOutput.standardOutput.write(payload + [0x0A])

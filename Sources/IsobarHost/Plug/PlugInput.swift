@@ -17,6 +17,10 @@ import Logging
 ///
 /// It waits in `zmq_poll` on the socket and the plug's wake pipe with no timeout: every change of the
 /// plug's state (a child started or exited, the stop) signals the pipe, so it looks exactly then.
+///
+/// Why a thread: the blocking C calls `zmq_poll`/`zmq_msg_recv` (a libzmq socket belongs to one
+/// thread, and libzmq has no async form) and `write(2)` into the child's stdin pipe, which blocks
+/// while a slow child has not read (that back-pressure is what bounds the plug's memory).
 enum PlugInput {
     /// Most bytes held for the next child while none runs (a restart's backoff is at most seconds).
     static let pendingLimit = 8 << 20

@@ -2,22 +2,27 @@ import Foundation
 import IsobarBus
 import IsobarCore
 import Logging
+import Synchronization
 
 /// The plug's PUB socket, shared by the stdout readers of successive children (an old child's reader
-/// may still be draining when its successor starts), hence the lock: libzmq sockets are not thread-safe,
-/// and a lock is the full memory barrier that makes handing a socket between threads legal.
+/// may still be draining when its successor starts), hence the mutex: libzmq sockets are not
+/// thread-safe, and a lock is the full memory barrier that makes handing a socket between threads legal.
 ///
-/// `@unchecked Sendable`: the socket and counters are only touched under `lock`.
+/// `@unchecked Sendable`: the socket is only touched with `shared` locked (its state is in it).
 final class PlugPublisher: @unchecked Sendable {
-    private let lock = NSLock()
+    /// What the lock guards besides the socket.
+    private struct Shared {
+        var sendFailureLogged = false
+        /// Validates each line and finds its topic with buffers reused across lines.
+        var deriver = TopicDeriver()
+        /// Lines taken but not yet sent (see `publish(line:)`).
+        var batch = TopicBatch()
+    }
+
+    private let shared = Mutex(Shared())
     private let socket: ZMQSocket
     private let stage: String
     private let logger: Logger
-    private var sendFailureLogged = false
-    /// Validates each line and finds its topic with buffers reused across lines.
-    private var deriver = TopicDeriver()
-    /// Lines taken but not yet sent (see `publish(line:)`).
-    private var batch = TopicBatch()
 
     init(socket: ZMQSocket, stage: String, logger: Logger) {
         self.socket = socket
@@ -36,14 +41,18 @@ final class PlugPublisher: @unchecked Sendable {
     /// by construction, so its topic is read from its first bytes (`TopicDeriver.deriveTrusted`)
     /// instead of scanning it all again; a stage's stdout is never trusted.
     func publish(line: UnsafeRawBufferPointer, trusted: Bool = false) {
-        lock.lock()
-        let valid = trusted ? deriver.deriveTrusted(line) : deriver.derive(line)
-        if valid {
-            deriver.topic.withUnsafeBytes { topic in
-                batch.add(topic: topic, line: line) { send(topicBytes: $0, payload: $1) }
+        let valid = shared.withLock { shared -> Bool in
+            let valid = trusted ? shared.deriver.deriveTrusted(line) : shared.deriver.derive(line)
+            if valid {
+                let topic = shared.deriver.topic
+                var failed = shared.sendFailureLogged
+                topic.withUnsafeBytes { topic in
+                    shared.batch.add(topic: topic, line: line) { send(topicBytes: $0, payload: $1, failureLogged: &failed) }
+                }
+                shared.sendFailureLogged = failed
             }
+            return valid
         }
-        lock.unlock()
         if !valid {
             publish(error: ErrorMessage(
                 stage: stage, message: "output line is not a JSON object with a string \"type\"", line: line, code: .notJSON))
@@ -52,9 +61,7 @@ final class PlugPublisher: @unchecked Sendable {
 
     /// Sends the lines taken since the last flush.
     func flush() {
-        lock.lock()
-        defer { lock.unlock() }
-        flushLocked()
+        shared.withLock { flushLocked(&$0) }
     }
 
     /// Publishes an `error` message about COMMAND's output and logs it (after the lines before it).
@@ -62,26 +69,28 @@ final class PlugPublisher: @unchecked Sendable {
         logger.warning("\(error.message): \(error.excerpt)")
         let payload = Array(error.jsonLine.utf8)
         let topic = Array("error".utf8)
-        lock.lock()
-        defer { lock.unlock() }
-        flushLocked()
-        topic.withUnsafeBytes { topicBytes in
-            payload.withUnsafeBytes { send(topicBytes: topicBytes, payload: $0) }
+        shared.withLock { shared in
+            flushLocked(&shared)
+            topic.withUnsafeBytes { topicBytes in
+                payload.withUnsafeBytes { send(topicBytes: topicBytes, payload: $0, failureLogged: &shared.sendFailureLogged) }
+            }
         }
     }
 
-    private func flushLocked() {
-        batch.flush { send(topicBytes: $0, payload: $1) }
+    private func flushLocked(_ shared: inout Shared) {
+        var failed = shared.sendFailureLogged
+        shared.batch.flush { send(topicBytes: $0, payload: $1, failureLogged: &failed) }
+        shared.sendFailureLogged = failed
     }
 
-    /// Sends one message; the caller holds `lock`.
-    private func send(topicBytes: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) {
+    /// Sends one message; the caller holds the lock.
+    private func send(topicBytes: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, failureLogged: inout Bool) {
         do {
             // PUB never blocks: at the high-water mark (the broker is gone or slow) libzmq drops.
             try socket.send(topicBytes: topicBytes, payload: payload)
         } catch {
-            if !sendFailureLogged {
-                sendFailureLogged = true
+            if !failureLogged {
+                failureLogged = true
                 logger.error("cannot publish: \(error)")
             }
         }
@@ -90,12 +99,12 @@ final class PlugPublisher: @unchecked Sendable {
     /// Closes the socket, giving queued messages up to `linger` to reach the broker (libzmq sends them
     /// while the context terminates). Later `publish` calls are dropped.
     func close(linger: Duration) {
-        lock.lock()
-        defer { lock.unlock() }
-        flushLocked()
-        let milliseconds = Int32(max(0, min(linger.timeInterval * 1000, Double(Int32.max))))
-        try? socket.set(.linger(milliseconds: milliseconds))
-        socket.close()
-        sendFailureLogged = true
+        shared.withLock { shared in
+            flushLocked(&shared)
+            let milliseconds = Int32(max(0, min(linger.timeInterval * 1000, Double(Int32.max))))
+            try? socket.set(.linger(milliseconds: milliseconds))
+            socket.close()
+            shared.sendFailureLogged = true
+        }
     }
 }

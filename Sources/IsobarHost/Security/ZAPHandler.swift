@@ -34,6 +34,8 @@ final class ZAPHandler: Sendable {
     private init(done: WakePipe) { self.done = done }
 
     /// Binds the handler in `context` and starts its thread. It stops when the context is shut down.
+    /// The thread is there for one blocking C call: `zmq_msg_recv` on the ZAP REP socket (libzmq
+    /// asks and waits for each answer synchronously; the socket belongs to the thread that uses it).
     static func start(context: ZMQContext, allowlist: CurveAllowlist, logger: Logger) throws(ZMQError) -> ZAPHandler {
         // Same defaults as every socket: MAXMSGSIZE included (inproc carries no wire decoder, and the
         // only peer is libzmq itself, but the bound costs nothing).
@@ -53,6 +55,7 @@ final class ZAPHandler: Sendable {
 
     /// Waits up to `timeout` for the thread to end (after the context was shut down).
     func waitUntilStopped(timeout: Duration) -> Bool {
+        // timer: the stop's grace for the thread to close its socket; its end signals `done` at once.
         done.wait(timeout: timeout)
     }
 

@@ -40,6 +40,9 @@ public struct ServiceSpec: Sendable, Equatable {
 /// (SIGTERM to its group, then after its `stopTimeout` SIGKILL for it and every process group its
 /// descendants lead), and returns 0. A second signal kills them all at once. It is an async
 /// swift-service-lifecycle `Service`: no thread and no lock of its own.
+///
+/// `onLine` sees every line a service writes, after it was copied, so `up` can react to what a child
+/// says (the gateway's "listening" line) when it says it, instead of probing for it.
 public final class Supervisor: Service, Sendable {
     private let services: [ServiceSpec]
     private let processes: [SupervisedProcess]
@@ -49,19 +52,22 @@ public final class Supervisor: Service, Sendable {
     /// Each process's supervision, once started.
     private let running = Mutex<[Task<Int32, Never>]>([])
 
-    public init(services: [ServiceSpec], logger: Logger) {
+    public init(services: [ServiceSpec], logger: Logger,
+                onLine: @escaping @Sendable (_ service: String, _ line: UnsafeRawBufferPointer) -> Void = { _, _ in }) {
         self.services = services
         self.logger = logger
         let output = LineOutput.standardError
         processes = services.map { service in
-            let prefix = Array("\(service.name) | ".utf8)
+            let prefix = Array("\(service.name) | ".utf8), name = service.name
             // The readiness file is up's own: its children must not write it.
             return SupervisedProcess(
                 name: service.name, command: service.command, arguments: service.arguments,
                 environment: [Readiness.fileVariable: ""],
                 teardown: .init(terminateGrace: service.stopTimeout), logger: logger
             ) { _, event in
-                if case .line(let line) = event { output.write(prefix + Array(line) + [0x0A]) }
+                guard case .line(let line) = event else { return }
+                output.write(prefix + Array(line) + [0x0A])
+                onLine(name, line)
             } flush: { _ in
                 _ = output.flush()
             }
