@@ -18,7 +18,7 @@ import Testing
 /// whitespace-only lines between them), which must change nothing. Every wait is bounded, every stage
 /// must exit 0 at end of input, and its peak RSS (VmHWM) after the 2 MiB lines and the 10,000-deep
 /// nesting must stay under `CorpusRun.rssLimitKB`.
-@Suite("bad input corpus: every stage and plug", .serialized)
+@Suite("bad input corpus: every stage and plug", .serialized, .processSlot)
 struct BadInputCorpusTests {
     // MARK: The corpus
 

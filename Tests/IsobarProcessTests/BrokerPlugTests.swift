@@ -8,7 +8,7 @@ import Testing
 
 /// Real processes: the built `isobar broker` and `isobar plug`, with the test as a bus client.
 /// Serialized: each test runs several processes, and two cores are easily saturated.
-@Suite("broker + plug processes", .serialized)
+@Suite("broker + plug processes", .serialized, .processSlot)
 struct BrokerPlugTests {
     @Test("broker relays between publishers and subscribers and exits 0 on SIGTERM and SIGINT",
           arguments: [SIGTERM, SIGINT])

@@ -9,7 +9,7 @@ import Testing
 /// A built-in stage on the bus in process (`isobar format --bus`, `isobar filter --bus`) against a
 /// real broker: it publishes exactly what the same stage writes on stdout, under the topics a plug
 /// would derive, keeps going after bad input, and stops cleanly on SIGTERM.
-@Suite struct BusStageTests {
+@Suite(.processSlot) struct BusStageTests {
     static let visible = [
         #"{"type":"visible","client":"bs1","version":1,"full":true,"day":"today","field":"wind","upsert":[{"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.90468887898,"windDirection":270,"precipitation":0}],"remove":[]}"#,
         #"{"type":"visible","client":"bs1","version":2,"full":false,"day":"today","field":"temperature","upsert":[{"id":"KXYZ","name":"ELSEWHERE","latitude":41.5,"longitude":-100.25,"temperature":-3.5,"windSpeed":0,"windDirection":0,"precipitation":0.2}],"remove":["K1D3"]}"#,

@@ -8,7 +8,7 @@ import Testing
 /// the repository's vectors. Isobar's own filter passes; a filter with one rule broken
 /// (Tests/conformance/exclusive_edges_filter.py: viewport edges exclusive) fails, and the runner
 /// names the vector that checks the rule and exits 1; a program that hangs is killed and named.
-@Suite struct ConformanceRunnerTests {
+@Suite(.processSlot) struct ConformanceRunnerTests {
     static let edges = "client-contract-viewport/edges-inclusive"
 
     static func run(_ arguments: [String]) async throws -> (lines: [String], termination: ProcessHarness.Termination?) {

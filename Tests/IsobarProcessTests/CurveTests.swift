@@ -9,7 +9,7 @@ import Testing
 /// CURVE with real processes: `isobar keygen` for the broker and the clients, `isobar broker
 /// --curve-secret --curve-allow`, `isobar plug` with its keys in the environment, and the test as a
 /// CURVE client. Lines relay end to end for allowed keys; a client with another key gets nothing.
-@Suite("CURVE between processes", .serialized)
+@Suite("CURVE between processes", .serialized, .processSlot)
 struct CurveTests {
     struct KeyFiles {
         let secretPath: String

@@ -6,7 +6,7 @@ import Testing
 
 /// The whole pipeline as a user runs it: `isobar up --sample` (broker, sample feed over real HTTP,
 /// fetch, filter, format, persist under plug; real libzmq and SQLite), with clients on the bus.
-@Suite(.serialized) struct EndToEndTests {
+@Suite(.serialized, .processSlot) struct EndToEndTests {
     struct Pipeline {
         let process: ProcessHarness
         let endpoints: BrokerEndpoints

@@ -7,7 +7,7 @@ import Testing
 /// so the kernel refuses every write whoever asks (a 0444 file would not stop root). The filter
 /// says so at start, still serves the lists the file holds, reports one `error` naming the file
 /// at the first change, keeps that change in memory, and leaves the file as it was.
-@Suite(.serialized) struct FavoritesReadOnlyTests {
+@Suite(.serialized, .processSlot) struct FavoritesReadOnlyTests {
     static let viewport = #"{"type":"viewport","client":"alice","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1}}"#
 
     static func favorite(_ id: String) -> String {

@@ -7,7 +7,7 @@ import Testing
 /// Favorites through a restart of the whole pipeline (`isobar up`, real SQLite in the data
 /// directory): the list comes back on joining, in the order added, with live values, an id no
 /// feed knows kept as unknown.
-@Suite(.serialized) struct FavoritesRestartTests {
+@Suite(.serialized, .processSlot) struct FavoritesRestartTests {
     /// A bus client that keeps the `starred` lists it receives.
     final class Fan: @unchecked Sendable {
         // @unchecked: `lists` only under `condition`.

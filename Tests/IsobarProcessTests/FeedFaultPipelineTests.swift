@@ -13,7 +13,7 @@ import Testing
 /// bus (nothing partial), and the last good data still served: the attached client keeps it and a
 /// client that joins during the fault gets it. The fetcher itself against every fault mode is
 /// covered in IsobarNetTests (see RELIABILITY.md).
-@Suite("feed faults through the pipeline: the last good data is still served", .serialized)
+@Suite("feed faults through the pipeline: the last good data is still served", .serialized, .processSlot)
 struct FeedFaultPipelineTests {
     /// Collects `status` and snapshot traffic from the bus.
     final class Watcher: @unchecked Sendable {

@@ -3,7 +3,7 @@ import Testing
 @testable import IsobarTestSupport
 
 /// `nearest` and `search` answered by the stages alone in a shell pipe (`fetch | filter | format`).
-@Suite(.serialized) struct FindPipelineTests {
+@Suite(.serialized, .processSlot) struct FindPipelineTests {
     @Test func fetchFilterFormatAnswersNearestAndSearch() async throws {
         let f = PipelineTests.fixtures.path
         let requests = [

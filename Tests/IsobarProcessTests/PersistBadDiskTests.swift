@@ -7,7 +7,7 @@ import Testing
 /// directory and a full file system at start. Each runs in a mount namespace of its own
 /// (`unshare --mount`, as FavoritesReadOnlyTests), so the mount exists only inside and ends with
 /// the process, even when the test fails; the test reaches inside through `/proc/PID/root`.
-@Suite(.serialized) struct PersistBadDiskTests {
+@Suite(.serialized, .processSlot) struct PersistBadDiskTests {
     static let unshare = geteuid() == 0 ? ["--mount"] : ["--user", "--map-root-user", "--mount"]
 
     static func temporaryDirectory() throws -> String {

@@ -12,7 +12,7 @@ import Testing
 /// `count` station rows. A final start with no input replays the latest snapshot of each day.
 ///
 /// Rounds: `ISOBAR_CRASH_ROUNDS` (default 20; the reliability report uses 100).
-@Suite("persist process: kill -9, corrupt file, replay after restart", .serialized)
+@Suite("persist process: kill -9, corrupt file, replay after restart", .serialized, .processSlot)
 struct PersistCrashTests {
     static var rounds: Int {
         Int(ProcessInfo.processInfo.environment["ISOBAR_CRASH_ROUNDS"] ?? "").map { max(1, $0) } ?? 20

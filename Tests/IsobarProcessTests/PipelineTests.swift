@@ -3,7 +3,7 @@ import Testing
 @testable import IsobarTestSupport
 
 /// The stages as plain programs in a shell pipe, exactly as the README shows them.
-@Suite(.serialized) struct PipelineTests {
+@Suite(.serialized, .processSlot) struct PipelineTests {
     static let fixtures = ProcessHarness.packageRoot.appendingPathComponent("Fixtures")
 
     /// Runs a shell pipeline of the built binary (`$ISOBAR` in `script`) and returns its stdout lines.

@@ -5,7 +5,7 @@ import Testing
 /// `isobar places` as a plain stdin/stdout stage on a small GeoNames dump (Fixtures/places-sample.txt,
 /// real cities500 rows and one bad row): exact answers, pass-through, errors, and the stage running
 /// on without a gazetteer.
-@Suite struct PlacesStageTests {
+@Suite(.processSlot) struct PlacesStageTests {
     static let sample = ProcessHarness.packageRoot.appendingPathComponent("Fixtures/places-sample.txt").path
 
     static func run(_ arguments: [String], _ lines: [String]) async throws -> (stdout: [String], process: ProcessHarness) {

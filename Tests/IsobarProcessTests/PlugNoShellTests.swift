@@ -7,7 +7,7 @@ import Testing
 
 /// `isobar plug` starts COMMAND with posix_spawnp, never through a shell: shell syntax in COMMAND or
 /// its arguments is never interpreted.
-@Suite("plug never uses a shell", .serialized)
+@Suite("plug never uses a shell", .serialized, .processSlot)
 struct PlugNoShellTests {
     var environment: [String: String] {
         ["ISOBAR_PUB": ProcessHarness.freeTCPEndpoint(), "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint()]

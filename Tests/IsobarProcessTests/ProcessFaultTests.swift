@@ -130,7 +130,7 @@ final class Viewer: @unchecked Sendable {
 /// brute-force set for its latest viewport, with the fixture's titles, within 2 s.
 ///
 /// Rounds: `ISOBAR_FAULT_ROUNDS` (default 20).
-@Suite("process faults: kill -9 under isobar up while a client pans", .serialized)
+@Suite("process faults: kill -9 under isobar up while a client pans", .serialized, .processSlot)
 struct ProcessFaultTests {
     static var rounds: Int {
         Int(ProcessInfo.processInfo.environment["ISOBAR_FAULT_ROUNDS"] ?? "").map { max(1, $0) } ?? 20

@@ -7,7 +7,7 @@ import Testing
 @testable import IsobarTestSupport
 
 /// The test harness itself: a test that fails while its process runs leaves nothing behind.
-@Suite struct ProcessHarnessTests {
+@Suite(.processSlot) struct ProcessHarnessTests {
     /// A test's body: starts a shell with descendants in its group, in a group of their own and in
     /// a session of their own, then fails (throws) without stopping them.
     private struct Failed: Error {}

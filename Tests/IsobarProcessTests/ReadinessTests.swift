@@ -4,7 +4,7 @@ import Testing
 @testable import IsobarTestSupport
 
 /// The readiness line and file (`Readiness`): what tests, scripts and container probes wait for.
-@Suite(.serialized) struct ReadinessTests {
+@Suite(.serialized, .processSlot) struct ReadinessTests {
     static func temporaryDirectory() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-ready-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -8,7 +8,7 @@ import Testing
 /// AirVisual, OpenWeather; files, real processes, real libzmq): a client gets annotations from all
 /// four; `detail` for a Dark Sky station is answered in en and sk with its hourly and daily
 /// forecast; a station observed hours ago is marked stale and becomes fresh after a new fetch.
-@Suite(.serialized) struct SeveralFeedsEndToEndTests {
+@Suite(.serialized, .processSlot) struct SeveralFeedsEndToEndTests {
     /// Collects `report/<client>` answers.
     final class Reports: @unchecked Sendable {
         // @unchecked: `received` only under `condition`.

@@ -9,7 +9,7 @@ import Testing
 
 /// Slow and late subscribers, and consumers that see a gap: each converges (resync), and the
 /// broker's and the filter's memory stays bounded meanwhile.
-@Suite("slow and late subscribers, sequence gaps", .serialized)
+@Suite("slow and late subscribers, sequence gaps", .serialized, .processSlot)
 struct SlowSubscriberTests {
     static let initial = (lat: 40.924, lon: -108.0955, dlat: 25.0, dlon: 20.0)
 

@@ -11,7 +11,7 @@ import Testing
 /// and a bus publisher injecting a forged 1-station snapshot fetched 5 s "in the future", the real
 /// snapshot's end marker dated 10 years ahead, and a lone end marker with `count:0`. None of them
 /// changes what the client holds, and persist's replay is still the real snapshot (the two agree).
-@Suite("forged and empty snapshots injected into a running pipeline", .serialized)
+@Suite("forged and empty snapshots injected into a running pipeline", .serialized, .processSlot)
 struct SnapshotAttackPipelineTests {
     /// Collects `status` and `snapshot` lines from the bus.
     final class Watcher: @unchecked Sendable {

@@ -9,7 +9,7 @@ import Testing
 /// How isobar's long-running processes stop (each a `BlockingService` in a swift-service-lifecycle
 /// `ServiceGroup`): a stop reaches a stage's whole process group, a second signal kills at once, a
 /// supervisor that must kill never leaves descendants behind, and attach ends cleanly on SIGTERM.
-@Suite(.serialized) struct StopTests {
+@Suite(.serialized, .processSlot) struct StopTests {
     var environment: [String: String] {
         ["ISOBAR_PUB": ProcessHarness.freeTCPEndpoint(), "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint()]
     }

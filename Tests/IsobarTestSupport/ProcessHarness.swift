@@ -23,6 +23,8 @@ import Synchronization
 ///   (`stderrText`).
 /// - Every wait is an `await` on the process's events (a line, its exit), never a blocked thread,
 ///   and takes a timeout: a test fails instead of hanging.
+/// - It starts only inside a test that holds one of the `ProcessTestSlots` (the `.processSlot`
+///   trait), so the async process tests do not all run at once and starve each other's deadlines.
 /// - `deinit` kills a child that is still running together with every descendant's process group
 ///   (`OneShotProcess.kill`), so a failing test leaves no stray processes behind (an `isobar up`
 ///   that a test never stopped takes its plugs and stages with it); swift-subprocess reaps it.
@@ -184,6 +186,9 @@ final class ProcessHarness: Sendable {
     /// `environment` is added to (and overrides) the test process's environment.
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws {
         commandLine = ([executable] + arguments).joined(separator: " ")
+        guard ProcessTestSlots.held else {
+            throw LaunchError(description: "cannot start \(commandLine): a test that starts processes runs in a slot (`@Suite(.processSlot)` or `@Test(.processSlot)`, see ProcessTestSlots)")
+        }
         let box = Shared()
         self.box = box
         do {
