@@ -40,6 +40,14 @@ import Testing
         for pid in started where ProcessHarness.isAlive(pid) { kill(pid, SIGKILL) }
     }
 
+    /// A test without a slot (no `.processSlot` trait) cannot start a process: its suite fails at
+    /// once instead of running beside every other process test.
+    @Test func aProcessStartsOnlyInASlot() async throws {
+        await ProcessTestSlots.$held.withValue(false) {
+            await #expect(throws: ProcessHarness.LaunchError.self) { _ = try await ProcessHarness("true", []) }
+        }
+    }
+
     /// The pids a failing test saw, handed out of it.
     private final class PIDList: Sendable {
         private let pids = Mutex<[pid_t]>([])
