@@ -75,9 +75,8 @@ extension GatewayProcessTests {
         /// itself and converges: the times are printed), the filter killed (the same), a clean stop; then a new client on
         /// the same offline file shows the last set, viewport and favorites before any connection.
         @Test func followsPansAnswersRequestsAndReconnectsThroughRestarts() async throws {
-            let pipeline = try Pipeline.start()
-            defer { pipeline.stop() }
-            try await offPool { try pipeline.waitUntilHealthy() }
+            let pipeline = try await Pipeline.start()
+            try await pipeline.waitUntilHealthy()
             let today = try Reference.records("today")
             let offline = Self.temporaryFile("offline")
             defer { try? FileManager.default.removeItem(atPath: offline) }
@@ -183,19 +182,19 @@ extension GatewayProcessTests {
             #expect(shown.favorites?.items.map(\.id) == [station.id, second.id])
             #expect(shown.dataAge() != nil)
             await unreachable.stop()
+            await pipeline.stop()
         }
 
         /// A gateway alone (the test plays filter and formatter on the bus) with TLS and a token
         /// file: a wrong token is refused with a clear reason; the right one connects over
         /// `wss://`; a version gap makes the client ask for a resync, and the full set repairs it.
         @Test func wssTokenAndAVersionGapResynced() async throws {
-            let tls = try GatewayProcessTests.TLSAndNames.selfSignedCertificate()
+            let tls = try await GatewayProcessTests.TLSAndNames.selfSignedCertificate()
             defer { try? FileManager.default.removeItem(atPath: tls.directory) }
             let tokens = Self.temporaryFile("tokens")
             try "s3cret app\n".write(toFile: tokens, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: tokens) }
-            let gw = try GatewayAlone(["--tls-cert", tls.certificate, "--tls-key", tls.key, "--token-file", tokens])
-            defer { gw.stop() }
+            let gw = try await GatewayAlone(["--tls-cert", tls.certificate, "--tls-key", tls.key, "--token-file", tokens])
             #expect(try await offPool { gw.waitFor(topic: "lease", timeout: 10) } != nil)
             gw.publishTally(today: "today-x")
             let url = "wss://localhost:\(gw.port)/ws"
@@ -227,6 +226,7 @@ extension GatewayProcessTests {
             gw.bus.publish(#"{"type":"annotations","client":"app","version":4,"full":true,"day":"today","upsert":[\#(item("A")),\#(item("C"))],"remove":[]}"#)
             #expect(await watcher.until { $0.version == 4 && !$0.isBroken && Self.ids($0) == ["A", "C"] } != nil)
             await client.stop()
+            await gw.stop()
         }
     }
 }

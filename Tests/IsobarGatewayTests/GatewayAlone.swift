@@ -17,16 +17,16 @@ final class GatewayAlone: @unchecked Sendable {
     private var seen: [(topic: String, line: String)] = []
 
     /// `arguments` are added to the gateway's command line.
-    init(_ arguments: [String] = [], name: String = "gw-test", webRoot: String? = nil) throws {
+    init(_ arguments: [String] = [], name: String = "gw-test", webRoot: String? = nil) async throws {
         let pub = ProcessHarness.freeTCPPort(), sub = ProcessHarness.freeTCPPort()
         let environment = ["ISOBAR_PUB": "tcp://127.0.0.1:\(pub)", "ISOBAR_SUB": "tcp://127.0.0.1:\(sub)"]
-        broker = try ProcessHarness.isobar(["broker"], environment: environment)
+        broker = try await ProcessHarness.isobar(["broker"], environment: environment)
         let root = webRoot ?? ProcessHarness.packageRoot.appendingPathComponent("Web").path
-        gateway = try ProcessHarness.isobar(["gateway", "--listen", "127.0.0.1:0", "--name", name, "--lease-interval", "0.2",
+        gateway = try await ProcessHarness.isobar(["gateway", "--listen", "127.0.0.1:0", "--name", name, "--lease-interval", "0.2",
                                              "--web-root", root] + arguments, environment: environment)
         self.name = name
         // http:// or, with --tls-cert, https://
-        let ready = gateway.waitForStderr(timeout: .seconds(20)) { $0.contains("gateway: listening on http") && $0.contains("://127.0.0.1:") }
+        let ready = await gateway.waitForStderr(timeout: .seconds(20)) { $0.contains("gateway: listening on http") && $0.contains("://127.0.0.1:") }
         guard let ready, let port = Int(ready.split(separator: ":").last?.filter(\.isNumber) ?? "") else {
             throw HTTPProbe.Failure(description: "gateway did not start: \(gateway.stderrText)")
         }
@@ -108,10 +108,10 @@ final class GatewayAlone: @unchecked Sendable {
         line.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
     }
 
-    func stop() {
+    func stop() async {
         gateway.signal(SIGTERM)
-        _ = gateway.waitForExit(timeout: .seconds(10))
+        _ = await gateway.waitForExit(timeout: .seconds(10))
         broker.signal(SIGTERM)
-        _ = broker.waitForExit(timeout: .seconds(10))
+        _ = await broker.waitForExit(timeout: .seconds(10))
     }
 }

@@ -9,9 +9,8 @@ extension GatewayProcessTests {
     @Suite struct GatewayBusTests {
         static let view = #"{"type":"viewport","center":{"latitude":40,"longitude":-100},"span":{"latitudeDelta":2,"longitudeDelta":3}}"#
 
-        @Test func viewportsRelayLeaseDigestTallyResendResyncAndLeave() throws {
-            let gw = try GatewayAlone()
-            defer { gw.stop() }
+        @Test func viewportsRelayLeaseDigestTallyResendResyncAndLeave() async throws {
+            let gw = try await GatewayAlone()
             try gw.waitForBus()
 
             let carol = WSTestClient(port: gw.port, query: "?client=carol")
@@ -49,7 +48,7 @@ extension GatewayProcessTests {
             #expect((resent?["ref"] as? NSNumber)?.intValue == 1)
             #expect((resent?["version"] as? NSNumber)?.intValue == 2)
             // A second one within the lease interval is ignored... (0.2 s here), a later one is not.
-            Thread.sleep(forTimeInterval: 0.3)
+            try? await Task.sleep(for: .seconds(0.3))
 
             // Another client's resync is not for us; a bare resync is.
             mark = gw.seenCount
@@ -71,13 +70,13 @@ extension GatewayProcessTests {
             carol.close()
             #expect(gw.object(gw.waitFor(topic: Topic.of(type: "leave", client: "carol"), from: mark, timeout: 15))?["client"] as? String == "carol")
             #expect(gw.waitFor(topic: "lease", from: mark, timeout: 15) { $0.contains(#""clients":0"#) && $0.contains("0000000000000000") } != nil)
+            await gw.stop()
         }
 
         /// Two shards that ask at once (both on a host whose link came back) each get their own
         /// clients' viewports resent: the once-per-lease-interval limit is per shard.
-        @Test func tallyResendsArePerShard() throws {
-            let gw = try GatewayAlone()
-            defer { gw.stop() }
+        @Test func tallyResendsArePerShard() async throws {
+            let gw = try await GatewayAlone()
             try gw.waitForBus()
             // One client in each half of the partitions (shards 0/2 and 1/2).
             let names = (0..<64).map { "shardling\($0)" }
@@ -99,13 +98,13 @@ extension GatewayProcessTests {
             #expect(gw.lines(topic: Topic.of(type: "viewport", client: even), from: mark).count == 1)
             #expect(gw.lines(topic: Topic.of(type: "viewport", client: odd), from: mark).count == 1)
             for client in clients { client.close() }
+            await gw.stop()
         }
 
         /// A fetch writes `status` only when something happens: a page opened later gets the last
         /// one of each day on connecting (so it can credit the feeds its `formats` name).
-        @Test func aNewPageGetsTheLastStatusOfEachDay() throws {
-            let gw = try GatewayAlone()
-            defer { gw.stop() }
+        @Test func aNewPageGetsTheLastStatusOfEachDay() async throws {
+            let gw = try await GatewayAlone()
             try gw.waitForBus()
             let carol = WSTestClient(port: gw.port, query: "?client=carol")
             carol.send(Self.view)
@@ -123,27 +122,27 @@ extension GatewayProcessTests {
             #expect(first?["day"] as? String == "today" && first?["url"] as? String == "b" && first?["formats"] as? [String] == ["metar", "nws"])
             #expect(second?["day"] as? String == "tomorrow" && second?["formats"] as? [String] == ["openmeteo"])
             carol.close()
+            await gw.stop()
         }
 
-        @Test func idleClientsCauseNoBusTraffic() throws {
-            let gw = try GatewayAlone()
-            defer { gw.stop() }
+        @Test func idleClientsCauseNoBusTraffic() async throws {
+            let gw = try await GatewayAlone()
             try gw.waitForBus()
             let clients = (0..<5).map { n in WSTestClient(port: gw.port, query: "?client=idle\(n)") }
             for client in clients { client.send(Self.view) }
             for n in 0..<5 { #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: "idle\(n)"), timeout: 15) != nil) }
             let mark = gw.seenCount
-            Thread.sleep(forTimeInterval: 2)
+            try? await Task.sleep(for: .seconds(2))
             let topics = gw.lines(topic: "lease", from: mark).count
             let all = gw.seenCount - mark
             #expect(all == topics, "only leases while idle, saw \(all - topics) other messages")
             // One lease per 0.2 s: never more than 11 in 2 s; fewer only when the machine is loaded.
             #expect((3...11).contains(topics), "one lease per 0.2 s, saw \(topics) in 2 s")
+            await gw.stop()
         }
 
-        @Test func healthzFollowsTheFiltersTally() throws {
-            let gw = try GatewayAlone()
-            defer { gw.stop() }
+        @Test func healthzFollowsTheFiltersTally() async throws {
+            let gw = try await GatewayAlone()
             let before = try HTTPProbe.get(port: gw.port, path: "/healthz")
             #expect(before.status == 503)
             #expect(before.body.contains("no tally from the filter"))
@@ -162,11 +161,11 @@ extension GatewayProcessTests {
             }
             #expect(stale?.body.contains("no tally from the filter for") == true, "\(String(describing: stale))")
             #expect(early == nil, "stale before 3 lease intervals: \(String(describing: early))")
+            await gw.stop()
         }
 
-        @Test func sigtermClosesWebSocketsWithGoingAwayAndExitsZero() throws {
-            let gw = try GatewayAlone()
-            defer { gw.stop() }
+        @Test func sigtermClosesWebSocketsWithGoingAwayAndExitsZero() async throws {
+            let gw = try await GatewayAlone()
             try gw.waitForBus()
             let client = WSTestClient(port: gw.port, query: "?client=erin")
             client.send("{}")
@@ -175,8 +174,9 @@ extension GatewayProcessTests {
             gw.gateway.signal(SIGTERM)
             #expect(client.waitForEnd(timeout: 15))
             #expect(client.closeCode == 1001)
-            #expect(gw.gateway.waitForExit(timeout: .seconds(10)) == .exited(0), "\(gw.gateway.stderrText)")
+            #expect(await gw.gateway.waitForExit(timeout: .seconds(10)) == .exited(0), "\(gw.gateway.stderrText)")
             #expect(gw.waitFor(topic: Topic.of(type: "leave", client: "erin"), from: mark, timeout: 2) != nil)
+            await gw.stop()
         }
     }
 }

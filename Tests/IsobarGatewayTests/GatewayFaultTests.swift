@@ -102,10 +102,9 @@ extension GatewayProcessTests {
             }
         }
 
-        @Test func killFilterFormatterBrokerUnderAnOpenWebSocket() throws {
-            let pipeline = try GatewayPipelineTests.Pipeline.start()
-            defer { pipeline.stop() }
-            try pipeline.waitUntilHealthy()
+        @Test func killFilterFormatterBrokerUnderAnOpenWebSocket() async throws {
+            let pipeline = try await GatewayPipelineTests.Pipeline.start()
+            try await pipeline.waitUntilHealthy()
             let today = try Reference.records("today")
 
             let recorder = try BusRecorder(pub: pipeline.pub, sub: pipeline.sub, topics: ["viewport/", "lease", "tally"])
@@ -211,6 +210,7 @@ extension GatewayProcessTests {
                 }
             }
             print("fault: versions \(held.versions)")
+            await pipeline.stop()
         }
     }
 }

@@ -7,10 +7,9 @@ extension GatewayProcessTests {
     /// client, the filter and formatter answer, and the gateway relays `place` and `results` to that
     /// connection only.
     @Suite struct GatewayFindTests {
-        @Test func nearestAndSearchAreAnsweredOverTheWebSocket() throws {
-            let pipeline = try GatewayPipelineTests.Pipeline.start()
-            defer { pipeline.stop() }
-            try pipeline.waitUntilHealthy()
+        @Test func nearestAndSearchAreAnsweredOverTheWebSocket() async throws {
+            let pipeline = try await GatewayPipelineTests.Pipeline.start()
+            try await pipeline.waitUntilHealthy()
             let alice = WSTestClient(port: pipeline.port, query: "?client=alice")
             let bob = WSTestClient(port: pipeline.port, query: "?client=bob")
             alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
@@ -42,6 +41,7 @@ extension GatewayProcessTests {
                 if ["place", "results", "error"].contains(frame["type"] as? String ?? "") { leaked += 1 }
             }
             #expect(leaked == 0)
+            await pipeline.stop()
         }
     }
 }

@@ -8,9 +8,8 @@ extension GatewayProcessTests {
     /// fragmented messages, pings from the app, the close handshake both ways, a bad fragment
     /// sequence (PROTOCOL.md, "Gateway": close codes, fragments and control frames).
     @Suite struct GatewayFrameTests {
-        @Test func fragmentsAreJoinedPingsAnsweredAndACloseIsAnsweredWithItsCode() throws {
-            let gw = try GatewayAlone([])
-            defer { gw.stop() }
+        @Test func fragmentsAreJoinedPingsAnsweredAndACloseIsAnsweredWithItsCode() async throws {
+            let gw = try await GatewayAlone([])
             try gw.waitForBus()
             let (fd, status) = try HTTPProbe.openWebSocket(port: gw.port, path: "/ws?client=frag")
             defer { close(fd) }
@@ -41,11 +40,11 @@ extension GatewayProcessTests {
             #expect(answer?.closeCode == 1000)
             #expect(RawFrames.atEnd(fd))
             #expect(gw.waitFor(topic: Topic.of(type: "leave", client: "frag"), from: before, timeout: 15) != nil)
+            await gw.stop()
         }
 
-        @Test func aContinuationWithNoMessageBegunCloses1002() throws {
-            let gw = try GatewayAlone([])
-            defer { gw.stop() }
+        @Test func aContinuationWithNoMessageBegunCloses1002() async throws {
+            let gw = try await GatewayAlone([])
             try gw.waitForBus()
             let (fd, status) = try HTTPProbe.openWebSocket(port: gw.port, path: "/ws?client=badseq")
             defer { close(fd) }
@@ -56,6 +55,7 @@ extension GatewayProcessTests {
             #expect(answer?.closeCode == 1002)
             // The app does not answer: the gateway drops the connection itself (2 s).
             #expect(RawFrames.atEnd(fd))
+            await gw.stop()
         }
     }
 }

@@ -27,9 +27,8 @@ extension GatewayProcessTests {
             return Int(text.dropFirst(9).prefix(3))
         }
 
-        @Test func aHalfOpenRequestIsAnswered408AfterTheHeaderTimeout() throws {
-            let gw = try GatewayAlone(["--header-timeout", "1", "--request-timeout", "2"])
-            defer { gw.stop() }
+        @Test func aHalfOpenRequestIsAnswered408AfterTheHeaderTimeout() async throws {
+            let gw = try await GatewayAlone(["--header-timeout", "1", "--request-timeout", "2"])
             // A head that never ends, one header line at a time (slowloris).
             let fd = try HTTPProbe.connect(port: gw.port, receiveBuffer: nil)
             defer { close(fd) }
@@ -53,11 +52,11 @@ extension GatewayProcessTests {
             #expect(metrics.contains(#"isobar_gateway_errors_total{reason="request_timeout"}"#), "\(metrics)")
             // Still serving.
             #expect(try HTTPProbe.get(port: gw.port, path: "/").status == 200)
+            await gw.stop()
         }
 
-        @Test func aHugeHeadIsAnswered431AndOddRequestsGetAnAnswerOrAClose() throws {
-            let gw = try GatewayAlone([])
-            defer { gw.stop() }
+        @Test func aHugeHeadIsAnswered431AndOddRequestsGetAnAnswerOrAClose() async throws {
+            let gw = try await GatewayAlone([])
             let big = try HTTPProbe.connect(port: gw.port, receiveBuffer: nil)
             defer { close(big) }
             let head = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + String(repeating: "a", count: 200_000) + "\r\n\r\n"
@@ -74,12 +73,12 @@ extension GatewayProcessTests {
                 #expect(Self.status(answer.text).map { $0 >= 400 } == true, "\(request.debugDescription): \(answer.text.prefix(200))")
             }
             #expect(try HTTPProbe.get(port: gw.port, path: "/").status == 200)
+            await gw.stop()
         }
 
-        @Test func halfOpenRequestsCountAgainstMaxConnections() throws {
+        @Test func halfOpenRequestsCountAgainstMaxConnections() async throws {
             // One event loop: connections are set up in the order they were accepted.
-            let gw = try GatewayAlone(["--max-connections", "2", "--threads", "1"])
-            defer { gw.stop() }
+            let gw = try await GatewayAlone(["--max-connections", "2", "--threads", "1"])
             let one = try HTTPProbe.connect(port: gw.port, receiveBuffer: nil)
             defer { close(one) }
             let two = try HTTPProbe.connect(port: gw.port, receiveBuffer: nil)
@@ -95,21 +94,20 @@ extension GatewayProcessTests {
             while Date() < deadline {
                 status = (try? HTTPProbe.get(port: gw.port, path: "/"))?.status ?? 0
                 if status == 200 { break }
-                Thread.sleep(forTimeInterval: 0.1)
+                try? await Task.sleep(for: .seconds(0.1))
             }
             #expect(status == 200)
+            await gw.stop()
         }
 
-        @Test func maxConnectionsIsLoweredToTheDescriptorLimit() throws {
+        @Test func maxConnectionsIsLoweredToTheDescriptorLimit() async throws {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") else { return }
-            let gateway = try ProcessHarness("/usr/bin/prlimit", ["--nofile=300:300", "--", ProcessHarness.isobarBinary, "gateway",
+            let gateway = try await ProcessHarness("/usr/bin/prlimit", ["--nofile=300:300", "--", ProcessHarness.isobarBinary, "gateway",
                                                                    "--listen", "127.0.0.1:0", "--max-connections", "20000"])
-            defer {
-                gateway.signal(SIGTERM)
-                _ = gateway.waitForExit(timeout: .seconds(10))
-            }
-            let warning = gateway.waitForStderr(containing: "serving at most 172 connections", timeout: .seconds(20))
+            let warning = await gateway.waitForStderr(containing: "serving at most 172 connections", timeout: .seconds(20))
             #expect(warning != nil, "\(gateway.stderrText)")
+            gateway.signal(SIGTERM)
+            _ = await gateway.waitForExit(timeout: .seconds(10))
         }
 
         @Test func descriptorBudgetPlans() {
@@ -122,7 +120,7 @@ extension GatewayProcessTests {
             #expect(DescriptorBudget.plan(maxConnections: 20_000, soft: 64, hard: 64).maxConnections == 1)
         }
 
-        @Test func linksAndDirectoriesInTheWebRootAreNotServed() throws {
+        @Test func linksAndDirectoriesInTheWebRootAreNotServed() async throws {
             let base = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-links-\(UUID().uuidString)")
             let root = base.appendingPathComponent("web")
             let outside = base.appendingPathComponent("outside")
@@ -136,8 +134,7 @@ extension GatewayProcessTests {
                                                        withDestinationPath: outside.appendingPathComponent("secret.txt").path)
             try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("dir").path, withDestinationPath: outside.path)
             try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("passwd").path, withDestinationPath: "/etc/passwd")
-            let gw = try GatewayAlone([], webRoot: root.path)
-            defer { gw.stop() }
+            let gw = try await GatewayAlone([], webRoot: root.path)
             #expect(try HTTPProbe.get(port: gw.port, path: "/web/sub/ok.txt").body == "inside")
             for path in ["/web/link.txt", "/web/dir/secret.txt", "/web/passwd", "/web/sub", "/web/dir"] {
                 let reply = try HTTPProbe.get(port: gw.port, path: path)
@@ -145,9 +142,10 @@ extension GatewayProcessTests {
                 #expect(!reply.body.contains("secret") && !reply.body.contains("root:"), "\(path)")
             }
             // The --countries file being a directory: 404, not 200 and a cut.
-            let dirGW = try GatewayAlone(["--countries", root.appendingPathComponent("sub").path], webRoot: root.path)
-            defer { dirGW.stop() }
+            let dirGW = try await GatewayAlone(["--countries", root.appendingPathComponent("sub").path], webRoot: root.path)
             #expect(try HTTPProbe.get(port: dirGW.port, path: "/countries.geojson").status == 404)
+            await dirGW.stop()
+            await gw.stop()
         }
     }
 }

@@ -5,16 +5,15 @@ import Testing
 extension GatewayProcessTests {
     /// The gateway's plain HTTP routes: the web map, Leaflet, the outlines, and the traversal guard.
     @Suite struct GatewayHTTPTests {
-        @Test func servesFilesWithContentTypesAndRefusesTraversal() throws {
+        @Test func servesFilesWithContentTypesAndRefusesTraversal() async throws {
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-web-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: root.appendingPathComponent("web"), withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: root) }
             try "<html>map</html>".write(to: root.appendingPathComponent("web/index.html"), atomically: true, encoding: .utf8)
             try "console.log(1)".write(to: root.appendingPathComponent("web/app.js"), atomically: true, encoding: .utf8)
             try "secret".write(to: root.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
-            let gw = try GatewayAlone(["--countries", root.appendingPathComponent("secret.txt").path],
+            let gw = try await GatewayAlone(["--countries", root.appendingPathComponent("secret.txt").path],
                                       webRoot: root.appendingPathComponent("web").path)
-            defer { gw.stop() }
             let index = try HTTPProbe.get(port: gw.port, path: "/")
             #expect(index.status == 200 && index.body == "<html>map</html>")
             #expect(index.headers["content-type"] == "text/html; charset=utf-8")
@@ -32,6 +31,7 @@ extension GatewayProcessTests {
                 #expect(leaflet.status == 200 && leaflet.headers["content-type"] == "text/javascript; charset=utf-8")
             }
             #expect(try HTTPProbe.get(port: gw.port, path: "/ws").status == 426)
+            await gw.stop()
         }
     }
 }

@@ -8,9 +8,8 @@ extension GatewayProcessTests {
     @Suite struct GatewayLimitTests {
         static let view = #"{"type":"viewport","center":{"latitude":40,"longitude":-100},"span":{"latitudeDelta":2,"longitudeDelta":3}}"#
 
-        @Test func frameSizeBinaryAndBadFramesGetErrorsThenTooBigCloses1009() throws {
-            let gw = try GatewayAlone(["--max-frame", "1024"])
-            defer { gw.stop() }
+        @Test func frameSizeBinaryAndBadFramesGetErrorsThenTooBigCloses1009() async throws {
+            let gw = try await GatewayAlone(["--max-frame", "1024"])
             try gw.waitForBus()
             let client = WSTestClient(port: gw.port, query: "?client=big")
             client.send(#"{"type":"select","id":""# + String(repeating: "x", count: 2_000) + #""}"#)
@@ -31,11 +30,11 @@ extension GatewayProcessTests {
             client.send(String(repeating: " ", count: 40_000))
             #expect(client.waitForEnd(timeout: 15))
             #expect(client.closeCode == 1009)
+            await gw.stop()
         }
 
-        @Test func rateLimitErrorsThenCloses1008() throws {
-            let gw = try GatewayAlone(["--rate", "5", "--burst", "5"])
-            defer { gw.stop() }
+        @Test func rateLimitErrorsThenCloses1008() async throws {
+            let gw = try await GatewayAlone(["--rate", "5", "--burst", "5"])
             let client = WSTestClient(port: gw.port, query: "?client=flood")
             for _ in 0..<8 { client.send("{}") }  // 5 pass (and are bad frames), 3 are over the rate
             var rate = 0, bad = 0
@@ -44,18 +43,18 @@ extension GatewayProcessTests {
                 if message.contains("over the limit of 5.0 messages/s") { rate += 1 } else { bad += 1 }
             }
             #expect(rate == 3 && bad == 5)
-            Thread.sleep(forTimeInterval: 1.2)  // back under the limit: served again
+            try? await Task.sleep(for: .seconds(1.2))  // back under the limit: served again
             client.send("{}")
             #expect((client.next(timeout: 15)?["message"] as? String)?.contains("not a JSON object") == false)
             for _ in 0..<60 { client.send("{}") }
             #expect(client.waitForEnd(timeout: 15))
             #expect(client.closeCode == 1008)
+            await gw.stop()
         }
 
-        @Test func connectionLimitNameConflictsOriginAndBadNames() throws {
+        @Test func connectionLimitNameConflictsOriginAndBadNames() async throws {
             // (hummingbird-websocket's client sends `Origin: ws://127.0.0.1`.)
-            let gw = try GatewayAlone(["--max-connections", "2", "--origin", "http://127.0.0.1:8080", "--origin", "ws://127.0.0.1"])
-            defer { gw.stop() }
+            let gw = try await GatewayAlone(["--max-connections", "2", "--origin", "http://127.0.0.1:8080", "--origin", "ws://127.0.0.1"])
             let one = WSTestClient(port: gw.port, query: "?client=one")
             one.send("{}")
             #expect(one.next(timeout: 15) != nil)  // registered
@@ -76,14 +75,14 @@ extension GatewayProcessTests {
             #expect(one.waitForEnd(timeout: 15))
             #expect(gw.waitFor(topic: Topic.of(type: "leave", client: "one"), from: mark, timeout: 15) != nil)
             #expect(try HTTPProbe.get(port: gw.port, path: "/ws?client=three", upgrade: true).status == 101)
+            await gw.stop()
         }
 
-        @Test func tokensNameTheClient() throws {
+        @Test func tokensNameTheClient() async throws {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-tokens-\(UUID().uuidString)").path
             try "s3cret alice\n".write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
-            let gw = try GatewayAlone(["--token-file", file])
-            defer { gw.stop() }
+            let gw = try await GatewayAlone(["--token-file", file])
             try gw.waitForBus()
             #expect(try HTTPProbe.get(port: gw.port, path: "/ws", upgrade: true).status == 401)
             #expect(try HTTPProbe.get(port: gw.port, path: "/ws?token=nope", upgrade: true).status == 401)
@@ -92,21 +91,21 @@ extension GatewayProcessTests {
             let mark = gw.seenCount
             client.send(Self.view)
             #expect(gw.waitFor(topic: Topic.of(type: "viewport", client: "alice"), from: mark, timeout: 10) != nil, "\(gw.gateway.stderrText)")
+            await gw.stop()
         }
 
-        @Test func aSlowReaderIsDisconnectedWith1013AndMemoryStaysBounded() throws {
-            let gw = try GatewayAlone(["--max-queue", "8"])
-            defer { gw.stop() }
+        @Test func aSlowReaderIsDisconnectedWith1013AndMemoryStaysBounded() async throws {
+            let gw = try await GatewayAlone(["--max-queue", "8"])
             try gw.waitForBus()
             let fd = try HTTPProbe.openSilentWebSocket(port: gw.port, path: "/ws?client=slow")
             defer { close(fd) }
-            Thread.sleep(forTimeInterval: 0.5)
+            try? await Task.sleep(for: .seconds(0.5))
             let padding = String(repeating: "x", count: 20_000)
             for version in 1...600 {
                 gw.bus.publish(#"{"type":"annotations","client":"slow","version":\#(version),"full":true,"upsert":[],"remove":[],"pad":"\#(padding)"}"#)
-                if version % 50 == 0 { Thread.sleep(forTimeInterval: 0.02) }
+                if version % 50 == 0 { try? await Task.sleep(for: .seconds(0.02)) }
             }
-            let closing = gw.gateway.waitForStderr(timeout: .seconds(10)) { $0.contains("closing client") && $0.contains("client=slow") }
+            let closing = await gw.gateway.waitForStderr(timeout: .seconds(10)) { $0.contains("closing client") && $0.contains("client=slow") }
             #expect(closing?.contains("code=1013") == true, "\(gw.gateway.stderrText)")
             // The name is free again once the connection is dropped (at most 2 s for a client that does not read).
             let deadline = Date().addingTimeInterval(5)
@@ -114,16 +113,16 @@ extension GatewayProcessTests {
             while Date() < deadline {
                 status = (try? HTTPProbe.get(port: gw.port, path: "/ws?client=slow", upgrade: true))?.status ?? 0
                 if status == 101 { break }
-                Thread.sleep(forTimeInterval: 0.2)
+                try? await Task.sleep(for: .seconds(0.2))
             }
             #expect(status == 101)
             let metrics = try HTTPProbe.get(port: gw.port, path: "/metrics")
             #expect(metrics.body.contains(#"isobar_gateway_errors_total{reason="slow_reader"} 1"#))
+            await gw.stop()
         }
 
-        @Test func aPeerThatDoesNotAnswerPingsIsDropped() throws {
-            let gw = try GatewayAlone(["--ping", "0.3"])
-            defer { gw.stop() }
+        @Test func aPeerThatDoesNotAnswerPingsIsDropped() async throws {
+            let gw = try await GatewayAlone(["--ping", "0.3"])
             try gw.waitForBus()
             // A live client answers the pings (hummingbird-websocket's client does) and stays.
             let live = WSTestClient(port: gw.port, query: "?client=live")
@@ -142,14 +141,14 @@ extension GatewayProcessTests {
             #expect(after >= 1.2, "dropped after \(after) s, before the probe time and a ping interval")
             print("limits: a peer that does not answer pings (--ping 0.3) left after \(String(format: "%.2f", after)) s")
             #expect(!live.isEnded, "the live client was dropped too: \(String(describing: live.closeCode))")
+            await gw.stop()
         }
 
-        @Test func aSilentPeerGetsTwoKeepalivePongsThenAPingThenA1001() throws {
+        @Test func aSilentPeerGetsTwoKeepalivePongsThenAPingThenA1001() async throws {
             // What a silent peer reads (it never answers): an unsolicited pong (RFC 6455 5.5.3) each
             // interval, every third keepalive a ping, and the close an interval after that ping;
             // each control frame empty, as the gateway pre-encodes them.
-            let gw = try GatewayAlone(["--ping", "1"])
-            defer { gw.stop() }
+            let gw = try await GatewayAlone(["--ping", "1"])
             try gw.waitForBus()
             let (fd, status) = try HTTPProbe.openWebSocket(port: gw.port, path: "/ws?client=quiet")
             defer { close(fd) }
@@ -159,12 +158,13 @@ extension GatewayProcessTests {
             #expect(frames.prefix(3).allSatisfy { $0.fin && $0.payload.isEmpty })
             #expect(frames.last?.closeCode == 1001)
             #expect(RawFrames.atEnd(fd))
+            await gw.stop()
         }
 
-        @Test func remoteListenNeedsAllowRemote() throws {
-            let refused = try ProcessHarness.isobar(["gateway", "--listen", "0.0.0.0:0"])
-            #expect(refused.waitForExit(timeout: .seconds(10)) == .exited(64))
-            #expect(refused.waitForStderr(containing: "--allow-remote", timeout: .seconds(5)) != nil, "\(refused.stderrText)")
+        @Test func remoteListenNeedsAllowRemote() async throws {
+            let refused = try await ProcessHarness.isobar(["gateway", "--listen", "0.0.0.0:0"])
+            #expect(await refused.waitForExit(timeout: .seconds(10)) == .exited(64))
+            #expect(await refused.waitForStderr(containing: "--allow-remote", timeout: .seconds(5)) != nil, "\(refused.stderrText)")
         }
     }
 }

@@ -15,7 +15,7 @@ extension GatewayProcessTests {
 
             /// `extra`: more arguments for `up` (`--filters 2`). `unixSockets`: the bus on `ipc://`
             /// endpoints (socket files in /tmp, removed by `stop`) instead of loopback TCP.
-            static func start(extra: [String] = [], unixSockets: Bool = false) throws -> Pipeline {
+            static func start(extra: [String] = [], unixSockets: Bool = false) async throws -> Pipeline {
                 let (pub, sub): (String, String)
                 if unixSockets {
                     let base = "/tmp/isobar-gw-\(UUID().uuidString.prefix(13))"  // ipc paths are limited to ~107 bytes
@@ -25,7 +25,7 @@ extension GatewayProcessTests {
                 }
                 let http = ProcessHarness.freeTCPPort(), gateway = Int(ProcessHarness.freeTCPPort())
                 let data = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-gw-\(UUID().uuidString)").path
-                let process = try ProcessHarness.isobar(
+                let process = try await ProcessHarness.isobar(
                     ["up", "--sample", "--sample-port", String(http), "--sample-period", "3600", "--data-dir", data,
                      "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path,
                      "--gateway", "127.0.0.1:\(gateway)"] + extra,
@@ -34,8 +34,8 @@ extension GatewayProcessTests {
             }
 
             /// Waits for the map URL and for /healthz to say 200 (the filter answers leases and has data).
-            func waitUntilHealthy(timeout: Double = 30) throws {
-                try #require(process.waitForStderr(containing: "web map: http://127.0.0.1:\(port)/", timeout: .seconds(timeout)) != nil,
+            func waitUntilHealthy(timeout: Double = 30) async throws {
+                try #require(await process.waitForStderr(containing: "web map: http://127.0.0.1:\(port)/", timeout: .seconds(timeout)) != nil,
                              "\(process.stderrText)")
                 let deadline = Date().addingTimeInterval(timeout)
                 var last = ""
@@ -44,15 +44,15 @@ extension GatewayProcessTests {
                         if reply.status == 200 { return }
                         last = "\(reply.status) \(reply.body)"
                     }
-                    Thread.sleep(forTimeInterval: 0.2)
+                    try? await Task.sleep(for: .seconds(0.2))
                 }
                 Issue.record("never healthy: \(last)\n\(process.stderrText)")
                 throw HTTPProbe.Failure(description: "never healthy")
             }
 
-            func stop() {
+            func stop() async {
                 process.signal(SIGINT)
-                _ = process.waitForExit(timeout: .seconds(30))
+                _ = await process.waitForExit(timeout: .seconds(30))
                 for endpoint in [pub, sub] where endpoint.hasPrefix("ipc://") {
                     try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst("ipc://".count)))
                 }
@@ -111,21 +111,20 @@ extension GatewayProcessTests {
 
         /// One host with the bus on Unix sockets (docs/deploy.md): every process of `isobar up` on
         /// `ipc://` endpoints, and a WebSocket client on the map's port holds the initial region's 85.
-        @Test func wholePipelineOverUnixSockets() throws {
-            let pipeline = try Pipeline.start(unixSockets: true)
-            defer { pipeline.stop() }
-            try pipeline.waitUntilHealthy()
+        @Test func wholePipelineOverUnixSockets() async throws {
+            let pipeline = try await Pipeline.start(unixSockets: true)
+            try await pipeline.waitUntilHealthy()
             #expect(pipeline.process.stderrText.contains("publishers connect to \(pipeline.pub), subscribers to \(pipeline.sub)"))
             _ = aliceInTheInitialRegion(pipeline, today: try Reference.records("today"))
+            await pipeline.stop()
         }
 
         /// `isobar up --chain-format`: no `format` process; the filter writes the formatter's
         /// messages itself. A WebSocket client holds the initial region's 85, follows 40 random pans
         /// to brute force, gets precipitation titles on a field toggle and a callout on select.
-        @Test func wholePipelineWithTheFormatterChained() throws {
-            let pipeline = try Pipeline.start(extra: ["--chain-format"])
-            defer { pipeline.stop() }
-            try pipeline.waitUntilHealthy()
+        @Test func wholePipelineWithTheFormatterChained() async throws {
+            let pipeline = try await Pipeline.start(extra: ["--chain-format"])
+            try await pipeline.waitUntilHealthy()
             let started = pipeline.process.stderrText
             #expect(started.contains("up: started filter (pid"))
             #expect(!started.contains("up: started format"), "a format process started: \(started.suffix(2_000))")
@@ -139,12 +138,12 @@ extension GatewayProcessTests {
             let callout = alice.next(timeout: 5) { $0["type"] as? String == "callout" }
             #expect(callout?["id"] as? String == id)
             #expect((callout?["details"] as? [Any])?.isEmpty == false)
+            await pipeline.stop()
         }
 
-        @Test func initialRegionPansTogglesCalloutIsolationAndBadFrames() throws {
-            let pipeline = try Pipeline.start()
-            defer { pipeline.stop() }
-            try pipeline.waitUntilHealthy()
+        @Test func initialRegionPansTogglesCalloutIsolationAndBadFrames() async throws {
+            let pipeline = try await Pipeline.start()
+            try await pipeline.waitUntilHealthy()
             let today = try Reference.records("today")
             let tomorrow = try Reference.records("tomorrow")
 
@@ -201,6 +200,7 @@ extension GatewayProcessTests {
             }
             #expect(metrics.body.contains("isobar_gateway_connections 2"), "\(metrics.body)")
             #expect(metrics.body.contains(#"isobar_gateway_errors_total{reason="bad_frame"} 2"#))
+            await pipeline.stop()
         }
     }
 }

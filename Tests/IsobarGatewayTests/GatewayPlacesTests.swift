@@ -7,10 +7,9 @@ extension GatewayProcessTests {
     /// sample gazetteer, Fixtures/places-sample.txt, that the harness sets): the gateway admits them,
     /// fills in the client, and relays `locations` and `vicinity` to that connection only.
     @Suite struct GatewayPlacesTests {
-        @Test func geocodeAndReverseAreAnsweredOverTheWebSocket() throws {
-            let pipeline = try GatewayPipelineTests.Pipeline.start()
-            defer { pipeline.stop() }
-            try pipeline.waitUntilHealthy()
+        @Test func geocodeAndReverseAreAnsweredOverTheWebSocket() async throws {
+            let pipeline = try await GatewayPipelineTests.Pipeline.start()
+            try await pipeline.waitUntilHealthy()
             let alice = WSTestClient(port: pipeline.port, query: "?client=alice")
             let bob = WSTestClient(port: pipeline.port, query: "?client=bob")
             bob.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
@@ -37,16 +36,16 @@ extension GatewayProcessTests {
                 if ["locations", "vicinity", "error"].contains(frame["type"] as? String ?? "") { leaked += 1 }
             }
             #expect(leaked == 0)
+            await pipeline.stop()
         }
 
         /// `weather` from two WebSockets through `isobar up --sample --filters 2` (alice in shard 1's
         /// partitions, bob in shard 0's): places names the place, the client's own shard finds the
         /// station, the formatter words `conditions` (or a `report` for a detail), the gateway relays
         /// it to that connection only, once.
-        @Test func weatherCrossesPlacesAndTheClientsShard() throws {
-            let pipeline = try GatewayPipelineTests.Pipeline.start(extra: ["--filters", "2"])
-            defer { pipeline.stop() }
-            try pipeline.waitUntilHealthy()
+        @Test func weatherCrossesPlacesAndTheClientsShard() async throws {
+            let pipeline = try await GatewayPipelineTests.Pipeline.start(extra: ["--filters", "2"])
+            try await pipeline.waitUntilHealthy()
             let alice = WSTestClient(port: pipeline.port, query: "?client=alice")
             let bob = WSTestClient(port: pipeline.port, query: "?client=bob")
             for (client, name) in [(alice, "alice"), (bob, "bob")] {
@@ -79,6 +78,7 @@ extension GatewayProcessTests {
                 }
             }
             #expect(extra.isEmpty)
+            await pipeline.stop()
         }
     }
 }

@@ -11,25 +11,24 @@ extension GatewayProcessTests {
 
         /// A self-signed certificate for 127.0.0.1 and localhost (subject alternative names) made by
         /// the openssl command line, in a temporary directory: (certificate, key, directory).
-        static func selfSignedCertificate() throws -> (certificate: String, key: String, directory: String) {
+        static func selfSignedCertificate() async throws -> (certificate: String, key: String, directory: String) {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-tls-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let certificate = directory + "/cert.pem", key = directory + "/key.pem"
-            let openssl = try ProcessHarness("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+            let openssl = try await ProcessHarness("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                                                          "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
                                                          "-keyout", key, "-out", certificate])
             openssl.closeStdin()
-            try #require(openssl.waitForExit(timeout: .seconds(60)) == .exited(0), "openssl: \(openssl.stderrText)")
+            try #require(await openssl.waitForExit(timeout: .seconds(60)) == .exited(0), "openssl: \(openssl.stderrText)")
             return (certificate, key, directory)
         }
 
         /// The HTTP side over TLS (curl, verifying against the certificate) and a `wss://` map
         /// client both ways through the bus; plain HTTP on the same port gets no HTTP reply.
-        @Test func tlsServesHTTPSAndSecureWebSockets() throws {
-            let tls = try Self.selfSignedCertificate()
+        @Test func tlsServesHTTPSAndSecureWebSockets() async throws {
+            let tls = try await Self.selfSignedCertificate()
             defer { try? FileManager.default.removeItem(atPath: tls.directory) }
-            let gw = try GatewayAlone(["--tls-cert", tls.certificate, "--tls-key", tls.key])
-            defer { gw.stop() }
+            let gw = try await GatewayAlone(["--tls-cert", tls.certificate, "--tls-key", tls.key])
             #expect(gw.gateway.stderrText.contains("gateway: listening on https://127.0.0.1:\(gw.port)/"))
             #expect(gw.waitFor(topic: "lease", timeout: 10) != nil)
             gw.publishTally(today: "today-x")
@@ -39,12 +38,12 @@ extension GatewayProcessTests {
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline && health != "ok 200" {
                 gw.publishTally(today: "today-x")
-                let curl = try ProcessHarness("curl", ["--silent", "--show-error", "--cacert", tls.certificate, "--write-out", "\\n%{http_code}",
+                let curl = try await ProcessHarness("curl", ["--silent", "--show-error", "--cacert", tls.certificate, "--write-out", "\\n%{http_code}",
                                                        "--max-time", "5", "https://127.0.0.1:\(gw.port)/healthz"])
                 curl.closeStdin()
-                _ = curl.waitForExit(timeout: .seconds(10))
+                _ = await curl.waitForExit(timeout: .seconds(10))
                 health = curl.allStdoutLines.filter { !$0.isEmpty }.joined(separator: " ")
-                if health != "ok 200" { Thread.sleep(forTimeInterval: 0.2) }
+                if health != "ok 200" { try? await Task.sleep(for: .seconds(0.2)) }
             }
             #expect(health == "ok 200")
             // Plain HTTP to the TLS port: no HTTP reply (the TLS handshake fails).
@@ -62,6 +61,7 @@ extension GatewayProcessTests {
             #expect(annotations?["version"] as? Int == 1)
             client.close()
             #expect(client.waitForEnd(timeout: 10))
+            await gw.stop()
         }
 
         /// What each of several simultaneous upgrades with one `?client=` name got.
@@ -115,9 +115,8 @@ extension GatewayProcessTests {
         /// Eight upgrades with the same name at once, ten rounds: the upgrade check claims the
         /// name it accepts, so exactly one is upgraded and every other is refused with 409 before
         /// any upgrade (before the claim, some were upgraded and then closed with 4009).
-        @Test func simultaneousUpgradesWithOneNameLeaveExactlyOneAndRefuseTheRestWith409() throws {
-            let gw = try GatewayAlone()
-            defer { gw.stop() }
+        @Test func simultaneousUpgradesWithOneNameLeaveExactlyOneAndRefuseTheRestWith409() async throws {
+            let gw = try await GatewayAlone()
             try gw.waitForBus()
             for round in 1...10 {
                 let sockets = try (0..<8).map { _ in try HTTPProbe.connect(port: gw.port, receiveBuffer: nil) }
@@ -126,6 +125,7 @@ extension GatewayProcessTests {
                 #expect(outcomes.filter { $0 == .open }.count == 1, "round \(round): \(outcomes)")
                 #expect(outcomes.filter { $0 == .refused(409) }.count == 7, "round \(round): \(outcomes)")
             }
+            await gw.stop()
         }
     }
 }

@@ -29,9 +29,8 @@ extension GatewayProcessTests {
             return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) }
         }
 
-        @Test func aPingFloodIsRateLimitedAndClosed1008() throws {
-            let gw = try GatewayAlone(["--rate", "20", "--burst", "40"])
-            defer { gw.stop() }
+        @Test func aPingFloodIsRateLimitedAndClosed1008() async throws {
+            let gw = try await GatewayAlone(["--rate", "20", "--burst", "40"])
             let (fd, status) = try HTTPProbe.openWebSocket(port: gw.port, path: "/ws?client=pinger")
             defer { close(fd) }
             #expect(status == 101)
@@ -44,12 +43,12 @@ extension GatewayProcessTests {
             #expect(close?.closeCode == 1008, "\(String(describing: close))")
             #expect(try Self.metric(gw, #"isobar_gateway_errors_total{reason="rate_close"}"#) == 1)
             #expect(try Self.metric(gw, #"isobar_gateway_errors_total{reason="control_rate"}"#) ?? 0 >= 40)
+            await gw.stop()
         }
 
-        @Test func pongsToAPeerThatDoesNotReadAreCoalesced() throws {
+        @Test func pongsToAPeerThatDoesNotReadAreCoalesced() async throws {
             // A rate high enough for every ping: only the pongs' own bound is at work.
-            let gw = try GatewayAlone(["--rate", "1000000", "--burst", "1000000"])
-            defer { gw.stop() }
+            let gw = try await GatewayAlone(["--rate", "1000000", "--burst", "1000000"])
             let fd = try HTTPProbe.connect(port: gw.port, receiveBuffer: 4096)
             defer { close(fd) }
             try HTTPProbe.send(fd, HTTPProbe.request(path: "/ws?client=deaf", headers: [:], upgrade: true))
@@ -68,11 +67,11 @@ extension GatewayProcessTests {
             #expect(close?.closeCode == 1000)
             let replaced = try Self.metric(gw, "isobar_gateway_pongs_coalesced_total") ?? 0
             #expect(replaced > 0 && (count - 1...count).contains(pongs + replaced), "\(pongs) pongs, \(replaced) replaced")
+            await gw.stop()
         }
 
-        @Test func reservedBitsAndUnmaskedFramesClose1002() throws {
-            let gw = try GatewayAlone([])
-            defer { gw.stop() }
+        @Test func reservedBitsAndUnmaskedFramesClose1002() async throws {
+            let gw = try await GatewayAlone([])
             for (name, rsv, masked) in [("rsv1", UInt8(0x40), true), ("rsv3", UInt8(0x10), true), ("unmasked", UInt8(0), false)] {
                 let (fd, status) = try HTTPProbe.openWebSocket(port: gw.port, path: "/ws?client=\(name)")
                 defer { close(fd) }
@@ -87,12 +86,12 @@ extension GatewayProcessTests {
             defer { close(fd) }
             RawFrames.send(fd, opcode: 0x1, Array("{}".utf8))
             #expect(RawFrames.readSkippingPings(fd)?.opcode == 0x1)
+            await gw.stop()
         }
 
-        @Test func aNameLeftByAFinIsFreeAtOnce() throws {
+        @Test func aNameLeftByAFinIsFreeAtOnce() async throws {
             // Pings every 60 s: the name must not wait for the liveness check.
-            let gw = try GatewayAlone(["--ping", "60"])
-            defer { gw.stop() }
+            let gw = try await GatewayAlone(["--ping", "60"])
             try gw.waitForBus()
             let (fd, status) = try HTTPProbe.openWebSocket(port: gw.port, path: "/ws?client=finner")
             defer { close(fd) }
@@ -105,11 +104,11 @@ extension GatewayProcessTests {
             let again = try HTTPProbe.openWebSocket(port: gw.port, path: "/ws?client=finner")
             defer { close(again.fd) }
             #expect(again.status == 101)
+            await gw.stop()
         }
 
-        @Test func viewportVersionsOverTheLimitAreRefusedAndNeverRelayedBack() throws {
-            let gw = try GatewayAlone([])
-            defer { gw.stop() }
+        @Test func viewportVersionsOverTheLimitAreRefusedAndNeverRelayedBack() async throws {
+            let gw = try await GatewayAlone([])
             try gw.waitForBus()
             let client = WSTestClient(port: gw.port, query: "?client=edge")
             let view = String(GatewayLimitTests.view.dropLast())
@@ -131,6 +130,7 @@ extension GatewayProcessTests {
             client.send(GatewayLimitTests.view)
             let published = gw.waitFor(topic: Topic.of(type: "viewport", client: "edge"), from: mark, timeout: 15)
             #expect(published != nil && published?.contains(#""version""#) == false, "\(published ?? "nothing")")
+            await gw.stop()
         }
     }
 }

@@ -23,10 +23,9 @@ extension GatewayProcessTests {
             var expected: Set<String> = []
         }
 
-        @Test func twoShardsServeTheirOwnClientsAndAKilledShardsClientsRecover() throws {
-            let pipeline = try GatewayPipelineTests.Pipeline.start(extra: ["--filters", "2"])
-            defer { pipeline.stop() }
-            try pipeline.waitUntilHealthy()  // healthy only once both shards answer leases with data
+        @Test func twoShardsServeTheirOwnClientsAndAKilledShardsClientsRecover() async throws {
+            let pipeline = try await GatewayPipelineTests.Pipeline.start(extra: ["--filters", "2"])
+            try await pipeline.waitUntilHealthy()  // healthy only once both shards answer leases with data
             let today = try Reference.records("today")
             let recorder = try BusRecorder(pub: pipeline.pub, sub: pipeline.sub, topics: ["viewport/", "lease", "tally"])
             try #require(recorder.waitFor(prefix: "tally", timeout: 10) != nil, "no tally on the test's bus client")
@@ -104,7 +103,7 @@ extension GatewayProcessTests {
                 var back: Double?
                 while back == nil, Date().timeIntervalSince(killedAt) < 15 {
                     if let new = Self.filterPid(named: name, under: pipeline.process.pid), new != old { back = Date().timeIntervalSince(killedAt) }
-                    else { Thread.sleep(forTimeInterval: 0.02) }
+                    else { try? await Task.sleep(for: .seconds(0.02)) }
                 }
                 let backAt = try #require(back, "\(name) never came back")
                 let took = converge(timeout: 15)
@@ -114,6 +113,7 @@ extension GatewayProcessTests {
                 if let right { #expect(right - backAt <= 2.0, "\(name): clients right \(right - backAt) s after the shard was back") }
                 for map in maps { #expect(map.held.gaps == 0 && map.held.backwards == 0, "\(map.name): versions \(map.held.versions)") }
             }
+            await pipeline.stop()
         }
     }
 }

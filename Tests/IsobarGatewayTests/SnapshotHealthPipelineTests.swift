@@ -33,10 +33,9 @@ extension GatewayProcessTests {
         }
 
         @Test("a held-back snapshot is /healthz degraded, counted in /metrics and logged until confirmed", .timeLimit(.minutes(3)))
-        func aHeldSnapshotIsReportedByTheGateway() throws {
-            let pipeline = try Pipeline.start()
-            defer { pipeline.stop() }
-            try pipeline.waitUntilHealthy(timeout: 60)
+        func aHeldSnapshotIsReportedByTheGateway() async throws {
+            let pipeline = try await Pipeline.start()
+            try await pipeline.waitUntilHealthy(timeout: 60)
             #expect(try HTTPProbe.get(port: pipeline.port, path: "/healthz").body == "ok\n")
             #expect(try snapshotMetrics(pipeline.port) == [
                 #"isobar_gateway_snapshots_held 0.0"#,
@@ -57,13 +56,13 @@ extension GatewayProcessTests {
             let degraded = publish(forged, on: bus, port: pipeline.port) { $0.body.hasPrefix("degraded") }
             #expect(degraded?.status == 200)
             #expect(degraded?.body == "degraded: \(reason)\n", "\(String(describing: degraded))\n\(pipeline.process.stderrText.suffix(2000))")
-            #expect(pipeline.process.waitForStderr(containing: reason, timeout: .seconds(10)) != nil, "not logged")
+            #expect(await pipeline.process.waitForStderr(containing: reason, timeout: .seconds(10)) != nil, "not logged")
             // An end marker 10 years ahead: refused, counted.
             let future = [#"{"type":"snapshot","day":"today","snapshot":"today-late","count":0,"source":"feed","fetchedAt":\#(now + 315_360_000)}"#]
             _ = publish(future, on: bus, port: pipeline.port) { _ in
                 (try? snapshotMetrics(pipeline.port).contains(#"isobar_gateway_snapshots_total{outcome="refused_future"} 0"#)) == false
             }
-            #expect(pipeline.process.waitForStderr(containing: "snapshot(s) fetched too far in the future", timeout: .seconds(10)) != nil)
+            #expect(await pipeline.process.waitForStderr(containing: "snapshot(s) fetched too far in the future", timeout: .seconds(10)) != nil)
             let held = try snapshotMetrics(pipeline.port)
             #expect(held.filter { !$0.contains("refused_future") } == [
                 #"isobar_gateway_snapshots_held 1.0"#,
@@ -79,8 +78,9 @@ extension GatewayProcessTests {
             let after = try snapshotMetrics(pipeline.port)
             #expect(after.contains(#"isobar_gateway_snapshots_total{outcome="confirmed"} 1"#), "\(after)")
             #expect(after.contains(#"isobar_gateway_snapshots_held 0.0"#), "\(after)")
-            #expect(pipeline.process.waitForStderr(containing: "snapshot today-forged of today no longer held back (applied: a later fetch confirmed it)",
+            #expect(await pipeline.process.waitForStderr(containing: "snapshot today-forged of today no longer held back (applied: a later fetch confirmed it)",
                                                    timeout: .seconds(10)) != nil)
+            await pipeline.stop()
         }
     }
 }

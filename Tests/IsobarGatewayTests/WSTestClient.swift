@@ -37,7 +37,7 @@ final class WSTestClient: @unchecked Sendable {
         var logger = Logger(label: "test-ws")
         logger.logLevel = .critical
         // On a thread of its own, never the Swift concurrency pool: the process tests (here and in
-        // other test targets of the same run) block pool threads while they wait, and on two cores
+        // other test targets of the same run) block pool threads while they wait on sockets, and on two cores
         // a client on the pool could not connect or read until one of them finished.
         task = Task(executorPreference: TestThreadExecutor.shared) { [configuration, logger, tls] in
             do {
@@ -125,42 +125,6 @@ final class WSTestClient: @unchecked Sendable {
     deinit {
         continuation.finish()
         task?.cancel()
-    }
-}
-
-/// A `TaskExecutor` that runs its jobs on one dedicated thread (in order), so the test WebSocket
-/// clients' async code never waits for a free thread of the cooperative pool.
-final class TestThreadExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs` is guarded by `condition`.
-    static let shared = TestThreadExecutor(name: "test-websocket-clients")
-
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-
-    init(name: String) {
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func run() {
-        var batch: [UnownedJob] = []
-        while true {
-            condition.lock()
-            while jobs.isEmpty { condition.wait() }
-            swap(&batch, &jobs)
-            condition.unlock()
-            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
-            batch.removeAll(keepingCapacity: true)
-        }
     }
 }
 

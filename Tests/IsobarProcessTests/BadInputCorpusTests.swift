@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import IsobarBus
 import IsobarCore
+import Synchronization
 import Testing
 @testable import IsobarTestSupport
 
@@ -17,7 +18,7 @@ import Testing
 /// whitespace-only lines between them), which must change nothing. Every wait is bounded, every stage
 /// must exit 0 at end of input, and its peak RSS (VmHWM) after the 2 MiB lines and the 10,000-deep
 /// nesting must stay under `CorpusRun.rssLimitKB`.
-@Suite("bad input corpus: every stage and plug", .serialized)
+@Suite("bad input corpus: every stage and plug", .serialized, .processSlot)
 struct BadInputCorpusTests {
     // MARK: The corpus
 
@@ -79,20 +80,25 @@ struct BadInputCorpusTests {
     static let fixtures = ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path
 
     /// `isobar fetch --once` on the fixtures: both days' stations and end markers, warnings, status.
-    static let fetchLines: [String] = {
-        guard let fetch = try? ProcessHarness.isobar(["fetch", "--once", "--today", fixtures + "/today.json", "--tomorrow", fixtures + "/tomorrow.json"]) else { return [] }
+    static func fetchLines() async -> [String] {
+        if let cached = cache.withLock({ $0["fetch"] }) { return cached }
+        guard let fetch = try? await ProcessHarness.isobar(["fetch", "--once", "--today", fixtures + "/today.json", "--tomorrow", fixtures + "/tomorrow.json"]) else { return [] }
         fetch.closeStdin()
         var lines: [String] = []
-        while let line = fetch.nextStdoutLine(timeout: .seconds(60)) { lines.append(line) }
-        _ = fetch.waitForExit(timeout: .seconds(10))
+        while let line = await fetch.nextStdoutLine(timeout: .seconds(60)) { lines.append(line) }
+        _ = await fetch.waitForExit(timeout: .seconds(10))
+        cache.withLock { $0["fetch"] = lines }
         return lines
-    }()
+    }
+
+    /// `fetchLines()` and `formatGood()` once made (each costs a process run).
+    private static let cache = Mutex<[String: [String]]>([:])
 
     static let alice = #"{"type":"viewport","client":"alice","center":{"latitude":40.924,"longitude":-108.0955},"span":{"latitudeDelta":25,"longitudeDelta":20}}"#
 
     /// The filter's good input: the fixture snapshots, then a client that pans, zooms, selects and toggles.
-    static var filterGood: [String] {
-        fetchLines + [
+    static func filterGood() async -> [String] {
+        await fetchLines() + [
             alice,
             #"{"type":"select","client":"alice","id":"K1D3"}"#,
             #"{"type":"viewport","client":"alice","center":{"latitude":42,"longitude":-104},"span":{"latitudeDelta":20,"longitudeDelta":20}}"#,
@@ -105,9 +111,12 @@ struct BadInputCorpusTests {
     }
 
     /// The formatter's good input: what the filter writes for `filterGood`.
-    static let formatGood: [String] = {
-        (try? CorpusRun.pipe(["filter"], stage: "filter", good: filterGood, corpus: nil).lines) ?? []
-    }()
+    static func formatGood() async -> [String] {
+        if let cached = cache.withLock({ $0["format"] }) { return cached }
+        let lines = (try? await CorpusRun.pipe(["filter"], stage: "filter", good: filterGood(), corpus: nil).lines) ?? []
+        cache.withLock { $0["format"] = lines }
+        return lines
+    }
 
     // MARK: Tests
 
@@ -125,43 +134,43 @@ struct BadInputCorpusTests {
     }
 
     @Test("filter: one error per bad line, good lines unchanged, bounded memory")
-    func filterStage() throws {
-        let clean = try CorpusRun.pipe(["filter"], stage: "filter", good: Self.filterGood, corpus: nil)
-        let dirty = try CorpusRun.pipe(["filter"], stage: "filter", good: Self.filterGood, corpus: Self.corpus)
+    func filterStage() async throws {
+        let clean = try await CorpusRun.pipe(["filter"], stage: "filter", good: await Self.filterGood(), corpus: nil)
+        let dirty = try await CorpusRun.pipe(["filter"], stage: "filter", good: await Self.filterGood(), corpus: Self.corpus)
         #expect(clean.lines.contains { $0.contains(#""type":"visible""#) } && clean.lines.contains { $0.contains(#""type":"selection""#) })
-        try CorpusRun.compare(stage: "filter", clean: clean, dirty: dirty)
+        try await CorpusRun.compare(stage: "filter", clean: clean, dirty: dirty)
     }
 
     @Test("format: one error per bad line, good lines unchanged, bounded memory")
-    func formatStage() throws {
-        try #require(Self.formatGood.contains { $0.contains(#""type":"visible""#) })
-        let clean = try CorpusRun.pipe(["format"], stage: "format", good: Self.formatGood, corpus: nil)
-        let dirty = try CorpusRun.pipe(["format"], stage: "format", good: Self.formatGood, corpus: Self.corpus)
+    func formatStage() async throws {
+        try #require(await Self.formatGood().contains { $0.contains(#""type":"visible""#) })
+        let clean = try await CorpusRun.pipe(["format"], stage: "format", good: await Self.formatGood(), corpus: nil)
+        let dirty = try await CorpusRun.pipe(["format"], stage: "format", good: await Self.formatGood(), corpus: Self.corpus)
         #expect(clean.lines.contains { $0.contains(#""type":"annotations""#) } && clean.lines.contains { $0.contains(#""type":"callout""#) })
-        try CorpusRun.compare(stage: "format", clean: clean, dirty: dirty)
+        try await CorpusRun.compare(stage: "format", clean: clean, dirty: dirty)
     }
 
     @Test("persist: one error per bad line, the same snapshots stored and replayed, bounded memory")
-    func persistStage() throws {
-        let good = Self.fetchLines + [#"{"type":"resync","reason":"corpus test"}"#]
+    func persistStage() async throws {
+        let good = await Self.fetchLines() + [#"{"type":"resync","reason":"corpus test"}"#]
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-corpus-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let clean = try CorpusRun.pipe(["persist", "--data-dir", root + "/clean"], stage: "persist", good: good, corpus: nil)
-        let dirty = try CorpusRun.pipe(["persist", "--data-dir", root + "/dirty"], stage: "persist", good: good, corpus: Self.corpus)
+        let clean = try await CorpusRun.pipe(["persist", "--data-dir", root + "/clean"], stage: "persist", good: good, corpus: nil)
+        let dirty = try await CorpusRun.pipe(["persist", "--data-dir", root + "/dirty"], stage: "persist", good: good, corpus: Self.corpus)
         #expect(clean.lines.filter { $0.contains(#""source":"store""#) }.count == 2, "the resync replays both days")
-        try CorpusRun.compare(stage: "persist", clean: clean, dirty: dirty)
+        try await CorpusRun.compare(stage: "persist", clean: clean, dirty: dirty)
     }
 
     @Test("fetch (stdin): one error per bad line, other messages ignored, resyncs still answered, bounded memory")
-    func fetchStage() throws {
-        let clean = try CorpusRun.fetch(corpus: nil)
-        let dirty = try CorpusRun.fetch(corpus: Self.corpus)
+    func fetchStage() async throws {
+        let clean = try await CorpusRun.fetch(corpus: nil)
+        let dirty = try await CorpusRun.fetch(corpus: Self.corpus)
         #expect(clean.lines.filter { $0.contains(#""type":"snapshot""#) }.count == 2 * (CorpusRun.fetchRounds(Self.corpus.count) + 1))
-        try CorpusRun.compare(stage: "fetch", clean: clean, dirty: dirty)
+        try await CorpusRun.compare(stage: "fetch", clean: clean, dirty: dirty)
     }
 
     @Test("plug, COMMAND output: a line that is not a JSON object with a string type becomes one error; the rest is published")
-    func plugCommandOutput() throws {
+    func plugCommandOutput() async throws {
         signal(SIGPIPE, SIG_IGN)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-corpus-plug-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -171,11 +180,9 @@ struct BadInputCorpusTests {
         let file = directory.appendingPathComponent("output.ndjson")
         try Data(input.bytes + Array("{\"type\":\"done\"}\n".utf8)).write(to: file)
 
-        let broker = try RunningBroker.start()
-        defer { broker.stop() }
+        let broker = try await RunningBroker.start()
         let script = #"while IFS= read -r x; do case "$x" in *probe*) echo '{"type":"pong"}';; *) cat "$1";; esac; done"#
-        let plug = try broker.startPlug(["--name", "corpus", "--sub", "go", "--", "sh", "-c", script, "sh", file.path])
-        defer { plug.signal(SIGTERM); _ = plug.waitForExit(timeout: .seconds(10)) }
+        let plug = try await broker.startPlug(["--name", "corpus", "--sub", "go", "--", "sh", "-c", script, "sh", file.path])
         let client = try BusClient(broker, subscriptions: ["good", "error", "corpus-unknown", "station", "viewport", "visible",
                                                           "select", "selection", "resync", "snapshot", "done", "pong"])
         try #require(try client.handshake(topic: "go") { #"{"type":"go","probe":\#($0)}"# }, "\(plug.stderrText)")
@@ -199,28 +206,28 @@ struct BadInputCorpusTests {
         }
         #expect(done, "the end marker never arrived\n\(plug.stderrText.suffix(2000))")
         let clean = CorpusRun.Output(lines: good, peakKB: 0)
-        try CorpusRun.compare(stage: "corpus", expectKey: "plug", clean: clean,
+        try await CorpusRun.compare(stage: "corpus", expectKey: "plug", clean: clean,
                               dirty: CorpusRun.Output(lines: lines, peakKB: 0), entries: input.inserted)
         let peak = CorpusRun.peakRSSKB(plug.pid)
         #expect(peak < CorpusRun.rssLimitKB, "plug peak RSS \(peak) kB")
+        plug.signal(SIGTERM); _ = await plug.waitForExit(timeout: .seconds(10))
+        await broker.stop()
     }
 
     @Test("plug, bus input: bad messages reach the hosted filter and cost one error each; its good output is unchanged")
-    func plugBusInput() throws {
-        let clean = try CorpusRun.pipe(["filter"], stage: "filter", good: Self.filterGood, corpus: nil)
-        let broker = try RunningBroker.start()
-        defer { broker.stop() }
-        let plug = try ProcessHarness.isobar(["plug", "--name", "filter"] + FilterEngine.subscriptions.flatMap { ["--sub", $0] }
+    func plugBusInput() async throws {
+        let clean = try await CorpusRun.pipe(["filter"], stage: "filter", good: await Self.filterGood(), corpus: nil)
+        let broker = try await RunningBroker.start()
+        let plug = try await ProcessHarness.isobar(["plug", "--name", "filter"] + FilterEngine.subscriptions.flatMap { ["--sub", $0] }
                                              + ["--", ProcessHarness.isobarBinary, "filter"],
                                              environment: broker.environment.merging(CorpusRun.deterministic) { $1 })
-        try #require(plug.waitForStderr(containing: "started", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
-        defer { plug.signal(SIGTERM); _ = plug.waitForExit(timeout: .seconds(10)) }
+        try #require(await plug.waitForStderr(containing: "started", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
         let client = try BusClient(broker, subscriptions: ["error", "visible/alice", "selection/alice", "visible/bob", "selection/bob",
                                                           "corpus-unknown", "warning", "status"])
         // Wait out the slow joiner: an unknown client's select is answered with an error.
         try #require(try client.handshake(topic: "select/probe") { #"{"type":"select","client":"probe","id":"K\#($0)"}"# }, "\(plug.stderrText)")
 
-        let input = CorpusRun.interleave(good: Self.filterGood, corpus: Self.corpus)
+        let input = CorpusRun.interleave(good: await Self.filterGood(), corpus: Self.corpus)
         for (index, message) in input.messages.enumerated() {
             try client.pub.send(topic: "station", payload: message)
             if index % 100 == 99 { usleep(2_000) }  // pacing only: stay far below the high-water marks
@@ -236,7 +243,7 @@ struct BadInputCorpusTests {
             }
         }
         #expect(ended, "the end marker never came back\n\(plug.stderrText.suffix(2000))")
-        try CorpusRun.compare(stage: "filter", clean: clean, dirty: CorpusRun.Output(lines: lines, peakKB: 0), entries: input.inserted)
+        try await CorpusRun.compare(stage: "filter", clean: clean, dirty: CorpusRun.Output(lines: lines, peakKB: 0), entries: input.inserted)
         if let child = plug.childPIDs().first {
             let peak = CorpusRun.peakRSSKB(child)
             #expect(peak > 0 && peak < CorpusRun.rssLimitKB, "filter under plug: peak RSS \(peak) kB")
@@ -245,25 +252,27 @@ struct BadInputCorpusTests {
             let peak = CorpusRun.peakRSSKB(pid)
             #expect(peak > 0 && peak < CorpusRun.rssLimitKB, "\(name): peak RSS \(peak) kB")
         }
+        plug.signal(SIGTERM); _ = await plug.waitForExit(timeout: .seconds(10))
+        await broker.stop()
     }
 
     @Test("-0 reads as 0: a snapshot and a viewport written with -0 give exactly the output of 0")
-    func minusZeroIsZero() throws {
+    func minusZeroIsZero() async throws {
         func zeroed(_ line: String, _ zero: String) -> String {
             line.replacingOccurrences(of: #""precipitation":0,"#, with: #""precipitation":\#(zero),"#)
                 .replacingOccurrences(of: #""precipitation":0}"#, with: #""precipitation":\#(zero)}"#)
         }
         let viewport = #"{"type":"viewport","client":"zed","center":{"latitude":40.924,"longitude":ZERO},"span":{"latitudeDelta":25,"longitudeDelta":40}}"#
         // Only the station lines change; the snapshot id (a hash of the content) stays that of the fixture.
-        let plain = Self.fetchLines.map { zeroed($0, "0") } + [viewport.replacingOccurrences(of: "ZERO", with: "0")]
-        let negative = Self.fetchLines.map { zeroed($0, "-0") } + [viewport.replacingOccurrences(of: "ZERO", with: "-0")]
+        let plain = await Self.fetchLines().map { zeroed($0, "0") } + [viewport.replacingOccurrences(of: "ZERO", with: "0")]
+        let negative = await Self.fetchLines().map { zeroed($0, "-0") } + [viewport.replacingOccurrences(of: "ZERO", with: "-0")]
         #expect(negative.joined().contains(#""precipitation":-0"#))
-        let a = try CorpusRun.pipe(["filter"], stage: "filter", good: plain, corpus: nil)
-        let b = try CorpusRun.pipe(["filter"], stage: "filter", good: negative, corpus: nil)
+        let a = try await CorpusRun.pipe(["filter"], stage: "filter", good: plain, corpus: nil)
+        let b = try await CorpusRun.pipe(["filter"], stage: "filter", good: negative, corpus: nil)
         #expect(a.lines == b.lines)
         #expect(!b.lines.joined().contains("-0,") && !b.lines.joined().contains("-0}"))
-        let formatted = try CorpusRun.pipe(["format"], stage: "format", good: b.lines, corpus: nil)
-        #expect(formatted.lines == (try CorpusRun.pipe(["format"], stage: "format", good: a.lines, corpus: nil)).lines)
+        let formatted = try await CorpusRun.pipe(["format"], stage: "format", good: b.lines, corpus: nil)
+        #expect(formatted.lines == (try await CorpusRun.pipe(["format"], stage: "format", good: a.lines, corpus: nil)).lines)
     }
 }
 
@@ -325,18 +334,18 @@ enum CorpusRun {
     /// UTF-8 and NUL bytes reach the stage byte for byte), followed by the test's own stdin, on which
     /// a mark line is written and awaited (so the peak RSS is read with all input processed); then
     /// stdin is closed and the output read to the end.
-    static func pipe(_ arguments: [String], stage: String, good: [String], corpus: [BadInputCorpusTests.Entry]?) throws -> Output {
+    static func pipe(_ arguments: [String], stage: String, good: [String], corpus: [BadInputCorpusTests.Entry]?) async throws -> Output {
         let input = interleave(good: good, corpus: corpus)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-corpus-input-\(UUID().uuidString)")
         try Data(input.bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = try ProcessHarness("/bin/sh", ["-c", #"cat "$0" - | "$@""#, file.path, ProcessHarness.isobarBinary] + arguments,
+        let process = try await ProcessHarness("/bin/sh", ["-c", #"cat "$0" - | "$@""#, file.path, ProcessHarness.isobarBinary] + arguments,
                                          environment: deterministic)
         let mark = #"{"type":"corpus-mark"}"#
         try process.writeLine(mark)
         var lines: [String] = []
         var marked = false
-        while let line = process.nextStdoutLine(timeout: .seconds(90)) {
+        while let line = await process.nextStdoutLine(timeout: .seconds(90)) {
             if line == mark { marked = true; break }
             lines.append(line)
         }
@@ -344,8 +353,8 @@ enum CorpusRun {
         let stagePID = stagePID(under: process.pid)
         let peak = stagePID.map(peakRSSKB) ?? 0
         process.closeStdin()
-        while let line = process.nextStdoutLine(timeout: .seconds(30)) { lines.append(line) }
-        let ended = process.waitForExit(timeout: .seconds(20))
+        while let line = await process.nextStdoutLine(timeout: .seconds(30)) { lines.append(line) }
+        let ended = await process.waitForExit(timeout: .seconds(20))
         #expect(ended == .exited(0), "\(stage) \(arguments): \(ended.map(\.description) ?? "still running")\n\(process.stderrText.suffix(3000))")
         #expect(peak > 0 && peak < rssLimitKB, "\(stage): peak RSS \(peak) kB")
         return Output(lines: lines, peakKB: peak)
@@ -363,28 +372,28 @@ enum CorpusRun {
 
     /// `isobar fetch` on the fixture files: waits for the first round, then per round writes ten
     /// corpus lines (when given) and one resync request, and waits for both days' republished end markers.
-    static func fetch(corpus: [BadInputCorpusTests.Entry]?) throws -> Output {
+    static func fetch(corpus: [BadInputCorpusTests.Entry]?) async throws -> Output {
         signal(SIGPIPE, SIG_IGN)
         let f = BadInputCorpusTests.fixtures
         // stdin through a FIFO and `cat`, so invalid UTF-8 and NUL bytes arrive byte for byte.
         let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-corpus-fifo-\(UUID().uuidString)").path
         try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
         defer { unlink(fifo) }
-        let process = try ProcessHarness("/bin/sh", ["-c", #"cat "$0" | "$@""#, fifo, ProcessHarness.isobarBinary,
+        let process = try await ProcessHarness("/bin/sh", ["-c", #"cat "$0" | "$@""#, fifo, ProcessHarness.isobarBinary,
                                                      "fetch", "--today", f + "/today.json", "--tomorrow", f + "/tomorrow.json", "--interval", "3600"],
                                         environment: deterministic)
         let stdin = try #require(FileHandle(forWritingAtPath: fifo))
         defer { try? stdin.close() }
         var lines: [String] = []
-        func awaitEndMarkers(_ count: Int) throws {
+        func awaitEndMarkers(_ count: Int) async throws {
             var seen = 0
-            while seen < count, let line = process.nextStdoutLine(timeout: .seconds(60)) {
+            while seen < count, let line = await process.nextStdoutLine(timeout: .seconds(60)) {
                 lines.append(line)
                 if line.contains(#""type":"snapshot""#) { seen += 1 }
             }
             try #require(seen == count, "fetch: \(seen) of \(count) end markers\n\(process.stderrText.suffix(3000))")
         }
-        try awaitEndMarkers(2)
+        try await awaitEndMarkers(2)
         let all = BadInputCorpusTests.corpus
         var peak = 0
         for round in 0..<fetchRounds(all.count) {
@@ -396,13 +405,13 @@ enum CorpusRun {
             let bom: [UInt8] = corpus != nil && round % 2 == 1 ? [0xEF, 0xBB, 0xBF] : []
             chunk += bom + Array(#"{"type":"resync","reason":"corpus round \#(round)"}"#.utf8) + (corpus != nil && round % 3 == 0 ? [0x0D, 0x0A] : [0x0A])
             try stdin.write(contentsOf: Data(chunk))
-            try awaitEndMarkers(2)
+            try await awaitEndMarkers(2)
             peak = max(peak, stagePID(under: process.pid).map(peakRSSKB) ?? 0)
         }
         try? stdin.close()  // cat ends; fetch treats end of input as normal and keeps polling
         if let fetch = stagePID(under: process.pid) { kill(fetch, SIGTERM) }
-        let ended = process.waitForExit(timeout: .seconds(20))
-        while let line = process.nextStdoutLine(timeout: .seconds(5)) { lines.append(line) }
+        let ended = await process.waitForExit(timeout: .seconds(20))
+        while let line = await process.nextStdoutLine(timeout: .seconds(5)) { lines.append(line) }
         #expect(ended == .exited(0), "fetch: \(ended.map(\.description) ?? "still running")\n\(process.stderrText.suffix(3000))")
         #expect(peak > 0 && peak < rssLimitKB, "fetch: peak RSS \(peak) kB")
         return Output(lines: lines, peakKB: peak)
@@ -411,9 +420,9 @@ enum CorpusRun {
     /// Checks `dirty` against `clean` for the entries inserted into it: one error per bad line, in
     /// order, naming `stage` with an excerpt of that line; pass-through lines verbatim; nothing else.
     static func compare(stage: String, expectKey: String? = nil, clean: Output, dirty: Output,
-                        entries: [BadInputCorpusTests.Entry]? = nil) throws {
+                        entries: [BadInputCorpusTests.Entry]? = nil) async throws {
         let key = expectKey ?? stage
-        let expectedEntries = entries ?? insertedEntries(stage: key)
+        let expectedEntries = if let entries { entries } else { await insertedEntries(stage: key) }
         let errorEntries = expectedEntries.filter { $0.expect[key] == "error" }
         let passEntries = expectedEntries.filter { $0.expect[key] == "pass" }
         #expect(!clean.lines.contains { $0.contains(#""type":"error""#) }, "\(stage): the clean run has errors")
@@ -469,18 +478,18 @@ enum CorpusRun {
     }
 
     /// The corpus entries `interleave` inserted for a stage's good input.
-    private static func insertedEntries(stage: String) -> [BadInputCorpusTests.Entry] {
+    private static func insertedEntries(stage: String) async -> [BadInputCorpusTests.Entry] {
         switch stage {
         case "fetch": return BadInputCorpusTests.corpus
-        default: return interleave(good: goodLines(stage), corpus: BadInputCorpusTests.corpus).inserted
+        default: return interleave(good: await goodLines(stage), corpus: BadInputCorpusTests.corpus).inserted
         }
     }
 
-    private static func goodLines(_ stage: String) -> [String] {
+    private static func goodLines(_ stage: String) async -> [String] {
         switch stage {
-        case "filter": BadInputCorpusTests.filterGood
-        case "format": BadInputCorpusTests.formatGood
-        case "persist": BadInputCorpusTests.fetchLines + [#"{"type":"resync","reason":"corpus test"}"#]
+        case "filter": await BadInputCorpusTests.filterGood()
+        case "format": await BadInputCorpusTests.formatGood()
+        case "persist": await BadInputCorpusTests.fetchLines() + [#"{"type":"resync","reason":"corpus test"}"#]
         default: []
         }
     }

@@ -17,27 +17,27 @@ struct RunningBroker {
     var environment: [String: String] { ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend] }
 
     /// Starts the broker and waits for its readiness line.
-    static func start() throws -> RunningBroker {
+    static func start() async throws -> RunningBroker {
         let frontend = ProcessHarness.freeTCPEndpoint()
         let backend = ProcessHarness.freeTCPEndpoint()
-        let process = try ProcessHarness.isobar(["broker"], environment: ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend])
-        let ready = process.waitForReady(timeout: .seconds(10))
+        let process = try await ProcessHarness.isobar(["broker"], environment: ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend])
+        let ready = await process.waitForReady(timeout: .seconds(10))
         try #require(ready != nil, "broker did not start:\n\(process.stderrText)")
         return RunningBroker(process: process, frontend: frontend, backend: backend)
     }
 
     /// Starts `isobar plug ARGUMENTS...` against this broker and waits until its command runs.
-    func startPlug(_ arguments: [String]) throws -> ProcessHarness {
-        let plug = try ProcessHarness.isobar(["plug"] + arguments, environment: environment)
-        let started = plug.waitForReady(timeout: .seconds(10))
+    func startPlug(_ arguments: [String]) async throws -> ProcessHarness {
+        let plug = try await ProcessHarness.isobar(["plug"] + arguments, environment: environment)
+        let started = await plug.waitForReady(timeout: .seconds(10))
         try #require(started != nil, "plug did not start its command:\n\(plug.stderrText)")
         return plug
     }
 
     /// SIGTERMs the broker and expects a clean exit.
-    func stop() {
+    func stop() async {
         process.signal(SIGTERM)
-        let ended = process.waitForExit(timeout: .seconds(5))
+        let ended = await process.waitForExit(timeout: .seconds(5))
         #expect(ended == .exited(0), "broker: \(ended.map(String.init(describing:)) ?? "still running")\n\(process.stderrText)")
     }
 }

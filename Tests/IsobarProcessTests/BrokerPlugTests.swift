@@ -8,26 +8,26 @@ import Testing
 
 /// Real processes: the built `isobar broker` and `isobar plug`, with the test as a bus client.
 /// Serialized: each test runs several processes, and two cores are easily saturated.
-@Suite("broker + plug processes", .serialized)
+@Suite("broker + plug processes", .serialized, .processSlot)
 struct BrokerPlugTests {
     @Test("broker relays between publishers and subscribers and exits 0 on SIGTERM and SIGINT",
           arguments: [SIGTERM, SIGINT])
-    func brokerRelaysAndStops(signal: Int32) throws {
-        let broker = try RunningBroker.start()
+    func brokerRelaysAndStops(signal: Int32) async throws {
+        let broker = try await RunningBroker.start()
         let client = try BusClient(broker, subscriptions: ["hello"])
         let seen = try client.handshake(topic: "hello") { #"{"type":"hello","n":\#($0)}"# }
         #expect(seen, "nothing relayed:\n\(broker.process.stderrText)")
         broker.process.signal(signal)
-        let ended = broker.process.waitForExit(timeout: .seconds(5))
+        let ended = await broker.process.waitForExit(timeout: .seconds(5))
         #expect(ended == .exited(0), "\(broker.process.stderrText)")
     }
 
     @Test("batches: a batched bus message reaches the command as its lines; lines the command writes at once leave as one message per topic run")
-    func batchesBothWays() throws {
-        let broker = try RunningBroker.start()
+    func batchesBothWays() async throws {
+        let broker = try await RunningBroker.start()
         // For every input line, one write of four lines: three of topic out, then one of other.
         let burst = #"{"type":"out","n":1}\n{"type":"out","n":2}\n{"type":"out","n":3}\n{"type":"other","n":4}\n"#
-        let plug = try broker.startPlug(["--sub", "in", "--", "sh", "-c", "while read -r line; do printf '\(burst)'; done"])
+        let plug = try await broker.startPlug(["--sub", "in", "--", "sh", "-c", "while read -r line; do printf '\(burst)'; done"])
         let client = try BusClient(broker, subscriptions: ["out", "other"])
         try #require(try client.handshake(topic: "in") { #"{"type":"in","probe":\#($0)}"# }, "\(plug.stderrText)")
 
@@ -49,43 +49,43 @@ struct BrokerPlugTests {
         }
         #expect(try client.sub.receiveMessage(timeout: .milliseconds(300)) == nil)
         plug.signal(SIGTERM)
-        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
-        broker.stop()
+        #expect(await plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
+        await broker.stop()
     }
 
     @Test("plug --help prints its help and exits 0; after -- it is the command's argument")
-    func plugHelp() throws {
+    func plugHelp() async throws {
         for flag in ["--help", "-h"] {
-            let plug = try ProcessHarness.isobar(["plug", flag])
-            #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0))
+            let plug = try await ProcessHarness.isobar(["plug", flag])
+            #expect(await plug.waitForExit(timeout: .seconds(10)) == .exited(0))
             let text = plug.allStdoutLines.joined(separator: "\n")
             #expect(text.contains("-- COMMAND [ARGS...]") && text.contains("--no-restart"), "\(flag): \(text)\n\(plug.stderrText)")
             #expect(!plug.stderrText.contains("started"), "\(flag) started a command: \(plug.stderrText)")
         }
         // `-- echo --help`: the command gets it (here echo prints it, and the plug publishes nothing
         // useful, but what matters is that the plug ran the command rather than its own help).
-        let passed = try ProcessHarness.isobar(["plug", "--no-restart", "--", "echo", "--help"], environment: [
+        let passed = try await ProcessHarness.isobar(["plug", "--no-restart", "--", "echo", "--help"], environment: [
             "ISOBAR_PUB": ProcessHarness.freeTCPEndpoint(), "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint(),
         ])
-        #expect(passed.waitForExit(timeout: .seconds(10)) == .exited(0))
+        #expect(await passed.waitForExit(timeout: .seconds(10)) == .exited(0))
         #expect(passed.stderrText.contains("started echo"), "\(passed.stderrText)")
     }
 
     @Test("broker refuses to bind a non-loopback endpoint without --allow-remote")
-    func brokerRefusesRemote() throws {
-        let broker = try ProcessHarness.isobar(["broker"], environment: [
+    func brokerRefusesRemote() async throws {
+        let broker = try await ProcessHarness.isobar(["broker"], environment: [
             "ISOBAR_PUB": "tcp://0.0.0.0:\(ProcessHarness.freeTCPPort())",
             "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint(),
         ])
-        let ended = try #require(broker.waitForExit(timeout: .seconds(10)))
+        let ended = try #require(await broker.waitForExit(timeout: .seconds(10)))
         #expect(ended != .exited(0))
-        #expect(broker.waitForStderr(containing: "--allow-remote", timeout: .seconds(1)) != nil, "\(broker.stderrText)")
+        #expect(await broker.waitForStderr(containing: "--allow-remote", timeout: .seconds(1)) != nil, "\(broker.stderrText)")
     }
 
     @Test("10,000 lines through broker -> plug -> jq -> plug -> broker arrive in order, none lost")
-    func tenThousandLinesInOrder() throws {
-        let broker = try RunningBroker.start()
-        let plug = try broker.startPlug(["--sub", "in", "--"] + jqRewrite)
+    func tenThousandLinesInOrder() async throws {
+        let broker = try await RunningBroker.start()
+        let plug = try await broker.startPlug(["--sub", "in", "--"] + jqRewrite)
         let client = try BusClient(broker, subscriptions: ["out"])
         let ready = try client.handshake(topic: "in") { #"{"type":"in","probe":\#($0)}"# }
         try #require(ready, "no probe came back:\n\(plug.stderrText)")
@@ -111,22 +111,22 @@ struct BrokerPlugTests {
         #expect(expected == count)
 
         plug.signal(SIGTERM)
-        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
-        broker.stop()
+        #expect(await plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
+        await broker.stop()
     }
 
     @Test("messages a command refused (stdin closed before reading) are held and reach its successor")
-    func refusedInputIsHeldForTheNextCommand() throws {
-        let broker = try RunningBroker.start()
+    func refusedInputIsHeldForTheNextCommand() async throws {
+        let broker = try await RunningBroker.start()
         let marker = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-refuse-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: marker) }
         // The first command closes its stdin at once and lingers (every write to it fails with
         // EPIPE), then exits; the next one (the marker exists) is the jq rewrite.
         let script = "if [ -e '\(marker)' ]; then exec " + jqRewrite.map { "'\($0)'" }.joined(separator: " ")
             + "; else touch '\(marker)'; exec 0<&-; echo ready >&2; sleep 1; exit 1; fi"
-        let plug = try broker.startPlug(["--sub", "in", "--", "sh", "-c", script])
+        let plug = try await broker.startPlug(["--sub", "in", "--", "sh", "-c", script])
         let client = try BusClient(broker, subscriptions: ["out"])
-        try #require(plug.waitForStderr(containing: "ready", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
+        try #require(await plug.waitForStderr(containing: "ready", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
         // While the first command refuses input: 100 lines, published until the subscription is up.
         for seq in 0..<100 {
             try client.pub.send(topic: "in", line: #"{"type":"in","seq":\#(seq)}"#)
@@ -150,17 +150,17 @@ struct BrokerPlugTests {
         let first = received.min() ?? 100
         #expect(first < 20 && received.count == 100 - first, "received \(received.count), first \(first)\n\(plug.stderrText)")
         plug.signal(SIGTERM)
-        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
-        broker.stop()
+        #expect(await plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
+        await broker.stop()
     }
 
     @Test("a plugin killed mid-stream is restarted, and later lines arrive")
-    func killedPluginIsRestarted() throws {
-        let broker = try RunningBroker.start()
-        let plug = try broker.startPlug(["--sub", "in", "--"] + jqRewrite)
+    func killedPluginIsRestarted() async throws {
+        let broker = try await RunningBroker.start()
+        let plug = try await broker.startPlug(["--sub", "in", "--"] + jqRewrite)
         let client = try BusClient(broker, subscriptions: ["out"])
         try #require(try client.handshake(topic: "in") { #"{"type":"in","probe":\#($0)}"# }, "\(plug.stderrText)")
-        let firstChild = try #require(plug.waitForChildPIDs(timeout: .seconds(5)).first)
+        let firstChild = try #require(await plug.waitForChildPIDs(timeout: .seconds(5)).first)
 
         // Stream one line every millisecond; kill the plugin after 200 have come back.
         var received: [Int] = []
@@ -179,13 +179,13 @@ struct BrokerPlugTests {
             if !killed && received.count >= 200 {
                 kill(firstChild, SIGKILL)
                 killed = true
-                try #require(plug.waitForStderr(containing: "restarting", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
+                try #require(await plug.waitForStderr(containing: "restarting", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
             }
             if killed, let last = received.last, last >= seq - 500, received.count >= 600 { break }
             usleep(1_000)
         }
         #expect(killed)
-        #expect(plug.waitForStderr(containing: "killed by SIGKILL", timeout: .seconds(1)) != nil, "\(plug.stderrText)")
+        #expect(await plug.waitForStderr(containing: "killed by SIGKILL", timeout: .seconds(1)) != nil, "\(plug.stderrText)")
         #expect(plug.stderrCount(containing: "started jq") >= 2, "\(plug.stderrText)")
         let secondChild = plug.childPIDs().first
         #expect(secondChild != nil && secondChild != firstChild)
@@ -194,15 +194,15 @@ struct BrokerPlugTests {
         #expect(zip(received, received.dropFirst()).allSatisfy { $0 < $1 }, "out of order or duplicated")
 
         plug.signal(SIGTERM)
-        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
-        broker.stop()
+        #expect(await plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
+        await broker.stop()
     }
 
     @Test("a non-JSON output line is published as one error message; the lines after it still arrive")
-    func badLineBecomesErrorMessage() throws {
-        let broker = try RunningBroker.start()
+    func badLineBecomesErrorMessage() async throws {
+        let broker = try await RunningBroker.start()
         let program = #"if .bad then "this is not json" else (.type = "out" | tojson) end"#
-        let plug = try broker.startPlug(["--sub", "in", "--name", "rewriter", "--", "jq", "-r", "--unbuffered", program])
+        let plug = try await broker.startPlug(["--sub", "in", "--name", "rewriter", "--", "jq", "-r", "--unbuffered", program])
         let client = try BusClient(broker, subscriptions: ["out", "error"])
         try #require(try client.handshake(topic: "in") { #"{"type":"in","probe":\#($0)}"# }, "\(plug.stderrText)")
 
@@ -222,47 +222,47 @@ struct BrokerPlugTests {
         #expect(try client.receiveObject(timeout: .milliseconds(300)) == nil)
 
         plug.signal(SIGINT)
-        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
-        broker.stop()
+        #expect(await plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
+        await broker.stop()
     }
 
     @Test("SIGTERM stops the plug and its command: exit 0, child gone, its stderr copied unchanged")
-    func sigtermStopsPlug() throws {
-        let broker = try RunningBroker.start()
-        let plug = try broker.startPlug(["--name", "talker", "--", "sh", "-c", "echo hello from the plugin >&2; exec cat"])
-        let child = try #require(plug.waitForChildPIDs(timeout: .seconds(5)).first)
-        #expect(plug.waitForStderr(timeout: .seconds(5)) { $0 == "hello from the plugin" } != nil, "\(plug.stderrText)")
+    func sigtermStopsPlug() async throws {
+        let broker = try await RunningBroker.start()
+        let plug = try await broker.startPlug(["--name", "talker", "--", "sh", "-c", "echo hello from the plugin >&2; exec cat"])
+        let child = try #require(await plug.waitForChildPIDs(timeout: .seconds(5)).first)
+        #expect(await plug.waitForStderr(timeout: .seconds(5)) { $0 == "hello from the plugin" } != nil, "\(plug.stderrText)")
         let start = ContinuousClock.now
         plug.signal(SIGTERM)
-        #expect(plug.waitForExit(timeout: .seconds(5)) == .exited(0), "\(plug.stderrText)")
+        #expect(await plug.waitForExit(timeout: .seconds(5)) == .exited(0), "\(plug.stderrText)")
         // cat exits on end of input: no SIGTERM needed, no grace period spent.
         #expect(ContinuousClock.now - start < .milliseconds(1500))
         #expect(plug.stderrCount(containing: "sending SIGTERM") == 0, "\(plug.stderrText)")
         #expect(!ProcessHarness.isAlive(child))
-        broker.stop()
+        await broker.stop()
     }
 
     @Test("a command that ignores end of input and SIGTERM is killed; the plug still exits 0")
-    func stubbornCommandIsKilled() throws {
-        let broker = try RunningBroker.start()
-        let plug = try broker.startPlug(["--", "sh", "-c", "trap '' TERM; while :; do sleep 0.1; done"])
-        let child = try #require(plug.waitForChildPIDs(timeout: .seconds(5)).first)
+    func stubbornCommandIsKilled() async throws {
+        let broker = try await RunningBroker.start()
+        let plug = try await broker.startPlug(["--", "sh", "-c", "trap '' TERM; while :; do sleep 0.1; done"])
+        let child = try #require(await plug.waitForChildPIDs(timeout: .seconds(5)).first)
         plug.signal(SIGTERM)
-        #expect(plug.waitForExit(timeout: .seconds(15)) == .exited(0), "\(plug.stderrText)")
-        #expect(plug.waitForStderr(containing: "sending SIGKILL", timeout: .seconds(1)) != nil, "\(plug.stderrText)")
+        #expect(await plug.waitForExit(timeout: .seconds(15)) == .exited(0), "\(plug.stderrText)")
+        #expect(await plug.waitForStderr(containing: "sending SIGKILL", timeout: .seconds(1)) != nil, "\(plug.stderrText)")
         #expect(!ProcessHarness.isAlive(child))
-        broker.stop()
+        await broker.stop()
     }
 
     @Test("--no-restart: the plug exits with the command's status; a missing command gives 127")
-    func noRestartPropagatesStatus() throws {
-        let broker = try RunningBroker.start()
-        let plug = try ProcessHarness.isobar(["plug", "--no-restart", "--", "sh", "-c", "exit 7"], environment: broker.environment)
-        #expect(plug.waitForExit(timeout: .seconds(10)) == .exited(7), "\(plug.stderrText)")
-        let missing = try ProcessHarness.isobar(
+    func noRestartPropagatesStatus() async throws {
+        let broker = try await RunningBroker.start()
+        let plug = try await ProcessHarness.isobar(["plug", "--no-restart", "--", "sh", "-c", "exit 7"], environment: broker.environment)
+        #expect(await plug.waitForExit(timeout: .seconds(10)) == .exited(7), "\(plug.stderrText)")
+        let missing = try await ProcessHarness.isobar(
             ["plug", "--no-restart", "--", "isobar-no-such-command"], environment: broker.environment)
-        #expect(missing.waitForExit(timeout: .seconds(10)) == .exited(127), "\(missing.stderrText)")
-        #expect(missing.waitForStderr(containing: "cannot start", timeout: .seconds(1)) != nil, "\(missing.stderrText)")
-        broker.stop()
+        #expect(await missing.waitForExit(timeout: .seconds(10)) == .exited(127), "\(missing.stderrText)")
+        #expect(await missing.waitForStderr(containing: "cannot start", timeout: .seconds(1)) != nil, "\(missing.stderrText)")
+        await broker.stop()
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// A built-in stage on the bus in process (`isobar format --bus`, `isobar filter --bus`) against a
 /// real broker: it publishes exactly what the same stage writes on stdout, under the topics a plug
 /// would derive, keeps going after bad input, and stops cleanly on SIGTERM.
-@Suite struct BusStageTests {
+@Suite(.processSlot) struct BusStageTests {
     static let visible = [
         #"{"type":"visible","client":"bs1","version":1,"full":true,"day":"today","field":"wind","upsert":[{"id":"K1D3","name":"PLATTE","latitude":43.40332,"longitude":-98.82952,"temperature":46.4,"windSpeed":6.90468887898,"windDirection":270,"precipitation":0}],"remove":[]}"#,
         #"{"type":"visible","client":"bs1","version":2,"full":false,"day":"today","field":"temperature","upsert":[{"id":"KXYZ","name":"ELSEWHERE","latitude":41.5,"longitude":-100.25,"temperature":-3.5,"windSpeed":0,"windDirection":0,"precipitation":0.2}],"remove":["K1D3"]}"#,
@@ -17,13 +17,13 @@ import Testing
     ]
 
     /// What `isobar format` writes on stdout for `lines`.
-    static func formatOnStdin(_ lines: [String]) throws -> [String] {
-        let stage = try ProcessHarness.isobar(["format"])
+    static func formatOnStdin(_ lines: [String]) async throws -> [String] {
+        let stage = try await ProcessHarness.isobar(["format"])
         for line in lines { try stage.writeLine(line) }
         stage.closeStdin()
         var out: [String] = []
-        while let line = stage.nextStdoutLine(timeout: .seconds(10)) { out.append(line) }
-        _ = stage.waitForExit(timeout: .seconds(10))
+        while let line = await stage.nextStdoutLine(timeout: .seconds(10)) { out.append(line) }
+        _ = await stage.waitForExit(timeout: .seconds(10))
         return out
     }
 
@@ -31,12 +31,11 @@ import Testing
         ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? NSDictionary) ?? [:]
     }
 
-    @Test func formatOnTheBusPublishesWhatItWritesOnStdoutAndSurvivesBadInput() throws {
-        let broker = try RunningBroker.start()
-        defer { broker.stop() }
-        let stage = try ProcessHarness.isobar(["format", "--bus", "--max-line-bytes", "4096"], environment: broker.environment)
+    @Test func formatOnTheBusPublishesWhatItWritesOnStdoutAndSurvivesBadInput() async throws {
+        let broker = try await RunningBroker.start()
+        let stage = try await ProcessHarness.isobar(["format", "--bus", "--max-line-bytes", "4096"], environment: broker.environment)
         defer { stage.signal(SIGKILL) }
-        let ready = stage.waitForReady(timeout: .seconds(10))
+        let ready = await stage.waitForReady(timeout: .seconds(10))
         try #require(ready?.contains("format: ready: on the bus in process (pid ") == true, "\(stage.stderrText)")
 
         let client = try BusClient(broker, subscriptions: ["annotations/", "callout/", "error"])
@@ -47,7 +46,7 @@ import Testing
         // the topics a plug derives, equal to what the stage writes on stdout.
         try client.pub.send(topic: "visible", line: Self.visible[0] + "\n" + Self.visible[1])
         try client.pub.send(topic: "selection", line: Self.visible[2])
-        let expected = try Self.formatOnStdin(Self.visible)
+        let expected = try await Self.formatOnStdin(Self.visible)
         try #require(expected.count == 3, "format on stdin wrote \(expected)")
         for (k, want) in expected.enumerated() {
             let got = try client.receiveObject()
@@ -72,27 +71,28 @@ import Testing
         #expect(try client.receiveObject()?.topic == "annotations/bs1")
 
         stage.signal(SIGTERM)
-        #expect(stage.waitForExit(timeout: .seconds(10)) == .exited(0), "\(stage.stderrText)")
+        #expect(await stage.waitForExit(timeout: .seconds(10)) == .exited(0), "\(stage.stderrText)")
         #expect(stage.stderrText.contains("format: stopped"))
+        await broker.stop()
     }
 
     /// A filter shard on the bus subscribes to its own partitions only (the topics of
     /// `Shard.subscriptions`), and with --request-resync asks for the snapshots once it is up.
-    @Test func filterShardOnTheBusHearsOnlyItsClientsAndAsksForAResync() throws {
-        let broker = try RunningBroker.start()
-        defer { broker.stop() }
+    @Test func filterShardOnTheBusHearsOnlyItsClientsAndAsksForAResync() async throws {
+        let broker = try await RunningBroker.start()
         let recorder = try BusClient(broker, subscriptions: ["resync"])
         // Our SUB must be in place before the filter's start-up resync: a probe on our own topic.
         try #require(try recorder.handshake(topic: "resync") { n in #"{"type":"resync","reason":"probe \#(n)"}"# })
-        let stage = try ProcessHarness.isobar(["filter", "--bus", "--shard", "1/2", "--request-resync"], environment: broker.environment)
+        let stage = try await ProcessHarness.isobar(["filter", "--bus", "--shard", "1/2", "--request-resync"], environment: broker.environment)
         defer { stage.signal(SIGKILL) }
-        #expect(stage.waitForReady(timeout: .seconds(10))?.contains("filter-1: ready: on the bus in process") == true, "\(stage.stderrText)")
+        #expect(await stage.waitForReady(timeout: .seconds(10))?.contains("filter-1: ready: on the bus in process") == true, "\(stage.stderrText)")
         let resync = try recorder.receiveObject()
         #expect(resync?.object["reason"] as? String == "filter started", "\(String(describing: resync?.object))")
         let subscribed = stage.stderrText
         #expect(subscribed.contains("viewport/PP/ (32 partitions: 01, 03, ..., 63)"), "\(subscribed)")
         #expect(!subscribed.contains("viewport/, "), "\(subscribed)")
         stage.signal(SIGTERM)
-        #expect(stage.waitForExit(timeout: .seconds(10)) == .exited(0), "\(stage.stderrText)")
+        #expect(await stage.waitForExit(timeout: .seconds(10)) == .exited(0), "\(stage.stderrText)")
+        await broker.stop()
     }
 }

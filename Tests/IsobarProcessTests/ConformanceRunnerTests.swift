@@ -8,27 +8,27 @@ import Testing
 /// the repository's vectors. Isobar's own filter passes; a filter with one rule broken
 /// (Tests/conformance/exclusive_edges_filter.py: viewport edges exclusive) fails, and the runner
 /// names the vector that checks the rule and exits 1; a program that hangs is killed and named.
-@Suite struct ConformanceRunnerTests {
+@Suite(.processSlot) struct ConformanceRunnerTests {
     static let edges = "client-contract-viewport/edges-inclusive"
 
-    static func run(_ arguments: [String]) throws -> (lines: [String], termination: ProcessHarness.Termination?) {
-        let process = try ProcessHarness.isobar(["conformance"] + arguments)
+    static func run(_ arguments: [String]) async throws -> (lines: [String], termination: ProcessHarness.Termination?) {
+        let process = try await ProcessHarness.isobar(["conformance"] + arguments)
         process.closeStdin()
         var lines: [String] = []
-        while let line = process.nextStdoutLine(timeout: .seconds(60)) { lines.append(line) }
-        return (lines, process.waitForExit(timeout: .seconds(60)))
+        while let line = await process.nextStdoutLine(timeout: .seconds(60)) { lines.append(line) }
+        return (lines, await process.waitForExit(timeout: .seconds(60)))
     }
 
-    @Test func isobarsOwnFilterPasses() throws {
+    @Test func isobarsOwnFilterPasses() async throws {
         let root = ProcessHarness.packageRoot.path
-        let result = try Self.run(["filter", "--vectors", root + "/conformance", "--only", Self.edges, "--", ProcessHarness.isobarBinary, "filter"])
+        let result = try await Self.run(["filter", "--vectors", root + "/conformance", "--only", Self.edges, "--", ProcessHarness.isobarBinary, "filter"])
         #expect(result.lines == ["conformance filter: 1 passed, 0 failed"])
         #expect(result.termination == .exited(0))
     }
 
-    @Test func aFilterWithOneRuleBrokenFailsAndTheVectorIsNamed() throws {
+    @Test func aFilterWithOneRuleBrokenFailsAndTheVectorIsNamed() async throws {
         let root = ProcessHarness.packageRoot.path
-        let result = try Self.run(["filter", "--vectors", root + "/conformance", "--only", "client-contract-viewport/edges-*", "--only", "lines/not-json",
+        let result = try await Self.run(["filter", "--vectors", root + "/conformance", "--only", "client-contract-viewport/edges-*", "--only", "lines/not-json",
                                    "--", "python3", root + "/Tests/conformance/exclusive_edges_filter.py", ProcessHarness.isobarBinary])
         #expect(result.lines == [
             "FAIL filter/client-contract-viewport/edges-inclusive (Client contract: viewport): Visible bounds include their edges: stations exactly on each edge and a corner are visible, one a hair outside is not.",

@@ -9,7 +9,7 @@ import Testing
 /// CURVE with real processes: `isobar keygen` for the broker and the clients, `isobar broker
 /// --curve-secret --curve-allow`, `isobar plug` with its keys in the environment, and the test as a
 /// CURVE client. Lines relay end to end for allowed keys; a client with another key gets nothing.
-@Suite("CURVE between processes", .serialized)
+@Suite("CURVE between processes", .serialized, .processSlot)
 struct CurveTests {
     struct KeyFiles {
         let secretPath: String
@@ -19,9 +19,9 @@ struct CurveTests {
     }
 
     /// Runs `isobar keygen --out DIRECTORY --name NAME` and reads back what it wrote.
-    func keygen(_ directory: String, _ name: String) throws -> KeyFiles {
-        let process = try ProcessHarness.isobar(["keygen", "--out", directory, "--name", name])
-        let ended = process.waitForExit(timeout: .seconds(10))
+    func keygen(_ directory: String, _ name: String) async throws -> KeyFiles {
+        let process = try await ProcessHarness.isobar(["keygen", "--out", directory, "--name", name])
+        let ended = await process.waitForExit(timeout: .seconds(10))
         try #require(ended == .exited(0), "keygen: \(process.stderrText)")
         let base = directory + "/" + name
         func key(_ path: String) throws -> String {
@@ -53,28 +53,28 @@ struct CurveTests {
     }
 
     @Test("allowed keys relay lines through broker -> plug -> jq -> plug; another key and a plain client get nothing")
-    func curveEndToEnd() throws {
+    func curveEndToEnd() async throws {
         let directory = "/tmp/isobar-curve-\(UUID().uuidString.prefix(12))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try keygen(directory + "/server", "broker")
-        let alice = try keygen(directory + "/clients", "alice")
-        let mallory = try keygen(directory + "/others", "mallory")
+        let server = try await keygen(directory + "/server", "broker")
+        let alice = try await keygen(directory + "/clients", "alice")
+        let mallory = try await keygen(directory + "/others", "mallory")
 
         let endpoints = ["ISOBAR_PUB": ProcessHarness.freeTCPEndpoint(), "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint()]
-        let broker = try ProcessHarness.isobar(
+        let broker = try await ProcessHarness.isobar(
             ["broker", "--curve-secret", server.secretPath, "--curve-allow", directory + "/clients"], environment: endpoints)
-        try #require(broker.waitForStderr(containing: "subscribers to", timeout: .seconds(10)) != nil, "\(broker.stderrText)")
-        #expect(broker.waitForStderr(containing: "CURVE on", timeout: .seconds(1))?.contains(server.publicKey) == true)
+        try #require(await broker.waitForStderr(containing: "subscribers to", timeout: .seconds(10)) != nil, "\(broker.stderrText)")
+        #expect(await broker.waitForStderr(containing: "CURVE on", timeout: .seconds(1))?.contains(server.publicKey) == true)
 
-        let plug = try ProcessHarness.isobar(["plug", "--sub", "in", "--"] + jqRewrite,
+        let plug = try await ProcessHarness.isobar(["plug", "--sub", "in", "--"] + jqRewrite,
                                              environment: clientEnvironment(broker: endpoints, server: server, client: alice))
-        try #require(plug.waitForStderr(containing: "started", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
+        try #require(await plug.waitForStderr(containing: "started", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
         // A plug with a valid keypair that the broker does not allow: it must neither receive "in" nor
         // get its "stolen" lines published.
-        let intruderPlug = try ProcessHarness.isobar(
+        let intruderPlug = try await ProcessHarness.isobar(
             ["plug", "--name", "mallory", "--sub", "in", "--", "jq", "-c", "--unbuffered", #".type = "stolen""#],
             environment: clientEnvironment(broker: endpoints, server: server, client: mallory))
-        try #require(intruderPlug.waitForStderr(containing: "started", timeout: .seconds(10)) != nil, "\(intruderPlug.stderrText)")
+        try #require(await intruderPlug.waitForStderr(containing: "started", timeout: .seconds(10)) != nil, "\(intruderPlug.stderrText)")
 
         let context = try ZMQContext()
         let pub = try ZMQSocket(context, .pub, options: socketOptions(server: server, client: alice))
@@ -149,17 +149,17 @@ struct CurveTests {
 
         for process in [plug, intruderPlug] {
             process.signal(SIGTERM)
-            #expect(process.waitForExit(timeout: .seconds(10)) == .exited(0), "\(process.stderrText)")
+            #expect(await process.waitForExit(timeout: .seconds(10)) == .exited(0), "\(process.stderrText)")
         }
         broker.signal(SIGTERM)
-        #expect(broker.waitForExit(timeout: .seconds(5)) == .exited(0), "\(broker.stderrText)")
+        #expect(await broker.waitForExit(timeout: .seconds(5)) == .exited(0), "\(broker.stderrText)")
     }
 
     @Test("the broker refuses to start with a missing allowlist or a bad secret key, saying why")
-    func brokerConfigurationErrors() throws {
+    func brokerConfigurationErrors() async throws {
         let directory = "/tmp/isobar-curve-\(UUID().uuidString.prefix(12))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try keygen(directory, "broker")
+        let server = try await keygen(directory, "broker")
         let endpoints = ["ISOBAR_PUB": ProcessHarness.freeTCPEndpoint(), "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint()]
         let cases: [([String], String)] = [
             (["--curve-secret", server.secretPath, "--curve-allow", directory + "/missing"], "missing"),
@@ -167,10 +167,10 @@ struct CurveTests {
             (["--curve-secret", server.secretPath], "go together"),
         ]
         for (arguments, expected) in cases {
-            let broker = try ProcessHarness.isobar(["broker"] + arguments, environment: endpoints)
-            let ended = broker.waitForExit(timeout: .seconds(10))
+            let broker = try await ProcessHarness.isobar(["broker"] + arguments, environment: endpoints)
+            let ended = await broker.waitForExit(timeout: .seconds(10))
             #expect(ended != nil && ended != .exited(0), "\(arguments)")
-            #expect(broker.waitForStderr(containing: expected, timeout: .seconds(1)) != nil, "\(arguments): \(broker.stderrText)")
+            #expect(await broker.waitForStderr(containing: expected, timeout: .seconds(1)) != nil, "\(arguments): \(broker.stderrText)")
         }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// The whole pipeline as a user runs it: `isobar up --sample` (broker, sample feed over real HTTP,
 /// fetch, filter, format, persist under plug; real libzmq and SQLite), with clients on the bus.
-@Suite(.serialized) struct EndToEndTests {
+@Suite(.serialized, .processSlot) struct EndToEndTests {
     struct Pipeline {
         let process: ProcessHarness
         let endpoints: BrokerEndpoints
@@ -14,28 +14,27 @@ import Testing
 
         /// Starts `up` on free ports. The sample feed's drift period is long so values stay the
         /// fixture's (epoch 0) for the test, which makes the reference exact.
-        static func start(dataDirectory: String? = nil, extra: [String] = ["--sample"]) throws -> Pipeline {
+        static func start(dataDirectory: String? = nil, extra: [String] = ["--sample"]) async throws -> Pipeline {
             let pub = ProcessHarness.freeTCPPort(), sub = ProcessHarness.freeTCPPort(), http = ProcessHarness.freeTCPPort()
             let endpoints = BrokerEndpoints(frontend: "tcp://127.0.0.1:\(pub)", backend: "tcp://127.0.0.1:\(sub)")
             let data = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("isobar-e2e-\(UUID().uuidString)").path
-            let process = try ProcessHarness.isobar(
+            let process = try await ProcessHarness.isobar(
                 ["up", "--sample-port", String(http), "--sample-period", "3600", "--data-dir", data, "--no-gateway",
                  "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path] + extra,
                 environment: ["ISOBAR_PUB": endpoints.frontend, "ISOBAR_SUB": endpoints.backend])
             return Pipeline(process: process, endpoints: endpoints, dataDirectory: data)
         }
 
-        func stop() {
+        func stop() async {
             process.signal(SIGINT)
-            _ = process.waitForExit(timeout: .seconds(30))
+            _ = await process.waitForExit(timeout: .seconds(30))
         }
     }
 
     static let initial = (lat: 40.924, lon: -108.0955, dlat: 25.0, dlon: 20.0)
 
-    @Test func initialRegionPansTogglesAndTwoClients() throws {
-        let pipeline = try Pipeline.start()
-        defer { pipeline.stop() }
+    @Test func initialRegionPansTogglesAndTwoClients() async throws {
+        let pipeline = try await Pipeline.start()
         let today = try Reference.records("today")
         let tomorrow = try Reference.records("tomorrow")
         let alice = try TestClient("alice", endpoints: pipeline.endpoints)
@@ -91,40 +90,41 @@ import Testing
         // A callout for a visible station; it follows the day toggle.
         alice.select("K1D3")
         let deadline = Date().addingTimeInterval(10)
-        while alice.state.callouts.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while alice.state.callouts.isEmpty && Date() < deadline { try? await Task.sleep(for: .seconds(0.05)) }
         #expect(alice.state.callouts.first?["title"] as? String == "PLATTE")
         alice.viewport(i.lat, i.lon, i.dlat, i.dlon, day: "today", field: "precipitation")
-        while alice.state.callouts.count < 2 && Date() < deadline.addingTimeInterval(5) { Thread.sleep(forTimeInterval: 0.05) }
+        while alice.state.callouts.count < 2 && Date() < deadline.addingTimeInterval(5) { try? await Task.sleep(for: .seconds(0.05)) }
         #expect(alice.state.callouts.last?["day"] as? String == "today")
         #expect(alice.state.callouts.last?["reason"] as? String == "updated")
 
         // Nobody received anything addressed to someone else.
         #expect(alice.state.foreign > 0)  // the bus did carry bob's messages...
         #expect(bob.state.set.items.keys.allSatisfy { bobExpected.contains($0) })  // ...but they never mixed
+        await pipeline.stop()
     }
 
-    @Test func restartWithoutTheFeedShowsStoredDataMarkedStale() throws {
+    @Test func restartWithoutTheFeedShowsStoredDataMarkedStale() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-offline-\(UUID().uuidString)").path
         let i = Self.initial
         let expected = Reference.visible(try Reference.records("today"), lat: i.lat, lon: i.lon, dlat: i.dlat, dlon: i.dlon)
         var fetchedAt: Double?
         do {
-            let online = try Pipeline.start(dataDirectory: data)
+            let online = try await Pipeline.start(dataDirectory: data)
             let client = try TestClient("carol", endpoints: online.endpoints)
             #expect(client.wait(timeout: 30, resend: { client.viewport(i.lat, i.lon, i.dlat, i.dlon) }) { Set($0.items.keys) == expected && $0.source == "feed" })
             fetchedAt = client.state.set.fetchedAt
             // Give persist a moment past the snapshot (it stores in one transaction on the end marker).
-            Thread.sleep(forTimeInterval: 1)
-            online.stop()
+            try? await Task.sleep(for: .seconds(1))
+            await online.stop()
         }
         // The feed is now unreachable: nothing listens on the port.
         let dead = "http://127.0.0.1:\(ProcessHarness.freeTCPPort())"
-        let offline = try Pipeline.start(dataDirectory: data, extra: ["--today", "\(dead)/today.json", "--tomorrow", "\(dead)/tomorrow.json"])
-        defer { offline.stop() }
+        let offline = try await Pipeline.start(dataDirectory: data, extra: ["--today", "\(dead)/today.json", "--tomorrow", "\(dead)/tomorrow.json"])
         let client = try TestClient("carol", endpoints: offline.endpoints)
         #expect(client.wait(timeout: 30, resend: { client.viewport(i.lat, i.lon, i.dlat, i.dlon) }) { Set($0.items.keys) == expected })
         let state = client.state.set
         #expect(state.source == "store")
         #expect(state.fetchedAt != nil && state.fetchedAt == fetchedAt)
+        await offline.stop()
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// so the kernel refuses every write whoever asks (a 0444 file would not stop root). The filter
 /// says so at start, still serves the lists the file holds, reports one `error` naming the file
 /// at the first change, keeps that change in memory, and leaves the file as it was.
-@Suite(.serialized) struct FavoritesReadOnlyTests {
+@Suite(.serialized, .processSlot) struct FavoritesReadOnlyTests {
     static let viewport = #"{"type":"viewport","client":"alice","center":{"latitude":0,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1}}"#
 
     static func favorite(_ id: String) -> String {
@@ -15,11 +15,11 @@ import Testing
     }
 
     /// `isobar filter --favorites PATH` with `lines` on stdin, then end of input: its stdout lines.
-    static func filter(_ path: String, _ lines: [String]) throws -> [String] {
-        let process = try ProcessHarness.isobar(["filter", "--favorites", path])
+    static func filter(_ path: String, _ lines: [String]) async throws -> [String] {
+        let process = try await ProcessHarness.isobar(["filter", "--favorites", path])
         for line in lines { try process.writeLine(line) }
         process.closeStdin()
-        #expect(process.waitForExit(timeout: .seconds(20)) == .exited(0))
+        #expect(await process.waitForExit(timeout: .seconds(20)) == .exited(0))
         return process.allStdoutLines
     }
 
@@ -27,12 +27,12 @@ import Testing
         lines.filter { $0.hasPrefix(#"{"type":"pinned""#) }
     }
 
-    @Test func aReadOnlyFileSystemIsOneErrorNamingTheFileAndTheStoredListStillServed() throws {
+    @Test func aReadOnlyFileSystemIsOneErrorNamingTheFileAndTheStoredListStillServed() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-ro-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/favorites.sqlite"
-        #expect(Self.pinned(try Self.filter(path, [Self.favorite("LZKZ")])) == [
+        #expect(Self.pinned(try await Self.filter(path, [Self.favorite("LZKZ")])) == [
             #"{"type":"pinned","client":"alice","reason":"added","radiusKm":50,"items":[{"id":"LZKZ","today":null,"tomorrow":null}]}"#,
         ])
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -41,14 +41,14 @@ import Testing
         // user namespace first. The bind mount exists only inside, and ends with the process.
         let unshare = geteuid() == 0 ? ["--mount"] : ["--user", "--map-root-user", "--mount"]
         let script = #"mount --bind -o ro "$1" "$1" && exec "$2" filter --favorites "$1/favorites.sqlite""#
-        let process = try ProcessHarness("unshare", unshare + ["sh", "-c", script, "sh", directory, ProcessHarness.isobarBinary])
-        let warning = process.waitForStderr(containing: "can only be read", timeout: .seconds(20))
+        let process = try await ProcessHarness("unshare", unshare + ["sh", "-c", script, "sh", directory, ProcessHarness.isobarBinary])
+        let warning = await process.waitForStderr(containing: "can only be read", timeout: .seconds(20))
         #expect(warning?.contains("isobar filter: favorites: the database \(path) can only be read") == true)
 
         try process.writeLine(Self.viewport)
         try process.writeLine(Self.favorite("LZIB"))
         process.closeStdin()
-        #expect(process.waitForExit(timeout: .seconds(20)) == .exited(0))
+        #expect(await process.waitForExit(timeout: .seconds(20)) == .exited(0))
         let lines = process.allStdoutLines
         let errors = lines.filter { $0.hasPrefix(#"{"type":"error""#) }
         #expect(errors.count == 1)
@@ -61,7 +61,7 @@ import Testing
 
         // Untouched: the same bytes, and a filter on a writable mount reads the list as it was.
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-        #expect(Self.pinned(try Self.filter(path, [Self.viewport])) == [
+        #expect(Self.pinned(try await Self.filter(path, [Self.viewport])) == [
             #"{"type":"pinned","client":"alice","reason":"joined","radiusKm":50,"items":[{"id":"LZKZ","today":null,"tomorrow":null}]}"#,
         ])
     }

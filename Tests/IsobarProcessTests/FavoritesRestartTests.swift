@@ -7,7 +7,7 @@ import Testing
 /// Favorites through a restart of the whole pipeline (`isobar up`, real SQLite in the data
 /// directory): the list comes back on joining, in the order added, with live values, an id no
 /// feed knows kept as unknown.
-@Suite(.serialized) struct FavoritesRestartTests {
+@Suite(.serialized, .processSlot) struct FavoritesRestartTests {
     /// A bus client that keeps the `starred` lists it receives.
     final class Fan: @unchecked Sendable {
         // @unchecked: `lists` only under `condition`.
@@ -57,14 +57,13 @@ import Testing
         return (item?["today"] as? [String: Any])?["title"] as? String
     }
 
-    @Test func favoritesComeBackAfterARestartOfUpInOrderWithLiveValues() throws {
+    @Test func favoritesComeBackAfterARestartOfUpInOrderWithLiveValues() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-favorites-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let viewport = #"{"type":"viewport","client":"dora","center":{"latitude":40.924,"longitude":-108.0955},"span":{"latitudeDelta":25,"longitudeDelta":20}}"#
         let wanted = ["K1S5", "K1D3", "GONE"]
         do {
-            let first = try EndToEndTests.Pipeline.start(dataDirectory: data)
-            defer { first.stop() }
+            let first = try await EndToEndTests.Pipeline.start(dataDirectory: data)
             let dora = try Fan("dora", endpoints: first.endpoints)
             for (n, id) in wanted.enumerated() {
                 let added = dora.wait(timeout: 30, resend: {
@@ -73,9 +72,9 @@ import Testing
                 }) { Self.ids($0) == Array(wanted.prefix(n + 1)) }
                 try #require(added != nil, "no list with \(wanted.prefix(n + 1))")
             }
+            await first.stop()
         }
-        let second = try EndToEndTests.Pipeline.start(dataDirectory: data)
-        defer { second.stop() }
+        let second = try await EndToEndTests.Pipeline.start(dataDirectory: data)
         let dora = try Fan("dora", endpoints: second.endpoints)
         // A join (the first viewport this filter sees) brings the stored list; the values follow
         // the snapshot (an `updated` list if the join came first).
@@ -87,5 +86,6 @@ import Testing
         let gone = (list["items"] as? [[String: Any]])?.last
         #expect(gone?["known"] as? Bool == false)
         #expect(gone?["today"] is NSNull)
+        await second.stop()
     }
 }

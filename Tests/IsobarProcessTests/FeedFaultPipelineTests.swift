@@ -13,7 +13,7 @@ import Testing
 /// bus (nothing partial), and the last good data still served: the attached client keeps it and a
 /// client that joins during the fault gets it. The fetcher itself against every fault mode is
 /// covered in IsobarNetTests (see RELIABILITY.md).
-@Suite("feed faults through the pipeline: the last good data is still served", .serialized)
+@Suite("feed faults through the pipeline: the last good data is still served", .serialized, .processSlot)
 struct FeedFaultPipelineTests {
     /// Collects `status` and snapshot traffic from the bus.
     final class Watcher: @unchecked Sendable {
@@ -74,15 +74,15 @@ struct FeedFaultPipelineTests {
     }
 
     /// `isobar sample-feed` on a fixed port with drift off (values are the fixture's), optionally with a fault.
-    static func startFeed(port: UInt16, fault: String?) throws -> ProcessHarness {
-        let feed = try ProcessHarness.isobar(["sample-feed", "--port", String(port), "--drift", "off",
+    static func startFeed(port: UInt16, fault: String?) async throws -> ProcessHarness {
+        let feed = try await ProcessHarness.isobar(["sample-feed", "--port", String(port), "--drift", "off",
                                               "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path]
                                              + (fault.map { ["--fault", $0] } ?? []))
         let deadline = ContinuousClock.now + .seconds(20)
         // Ready when the port accepts connections.
         while ContinuousClock.now < deadline {
             if canConnect(port) { return feed }
-            if feed.waitForExit(timeout: .milliseconds(20)) != nil { break }
+            if await feed.waitForExit(timeout: .milliseconds(20)) != nil { break }
         }
         throw ProcessHarness.LaunchError(description: "sample feed did not start on \(port):\n\(feed.stderrText)")
     }
@@ -100,9 +100,9 @@ struct FeedFaultPipelineTests {
         }
     }
 
-    static func stopFeed(_ feed: ProcessHarness) {
+    static func stopFeed(_ feed: ProcessHarness) async {
         feed.signal(SIGTERM)
-        if feed.waitForExit(timeout: .seconds(5)) == nil { feed.signal(SIGKILL); _ = feed.waitForExit(timeout: .seconds(5)) }
+        if await feed.waitForExit(timeout: .seconds(5)) == nil { feed.signal(SIGKILL); _ = await feed.waitForExit(timeout: .seconds(5)) }
     }
 
     /// (fault, text the failed status's reason must contain); nil fault = the feed is down (connection refused).
@@ -120,16 +120,14 @@ struct FeedFaultPipelineTests {
 
     @Test("each feed fault after a good fetch: a failed status naming it, no other snapshot, the last good data still served",
           .timeLimit(.minutes(5)))
-    func lastGoodDataIsServed() throws {
+    func lastGoodDataIsServed() async throws {
         let port = ProcessHarness.freeTCPPort()
-        var feed = try Self.startFeed(port: port, fault: nil)
-        defer { Self.stopFeed(feed) }
+        var feed = try await Self.startFeed(port: port, fault: nil)
         let base = "http://127.0.0.1:\(port)"
-        let pipeline = try UpPipeline.start(["--today", base + "/today.json", "--tomorrow", base + "/tomorrow.json", "--interval", "1",
+        let pipeline = try await UpPipeline.start(["--today", base + "/today.json", "--tomorrow", base + "/tomorrow.json", "--interval", "1",
                                               // Retries within 4 s: with the default 300 s cap, a slow run piles up
                                               // enough failures for a retry to wait past the test's 30 s.
                                               "--backoff-cap", "4"])
-        defer { pipeline.stop() }
         let watcher = try Watcher(endpoints: pipeline.endpoints)
         let today = try Reference.records("today")
         let titles = Dictionary(uniqueKeysWithValues: today.map { ($0.id, Reference.temperatureTitle($0)) })
@@ -145,9 +143,9 @@ struct FeedFaultPipelineTests {
 
         var failures: [String] = []
         for (round, (fault, reason)) in Self.faults.enumerated() {
-            Self.stopFeed(feed)
+            await Self.stopFeed(feed)
             let mark = watcher.statusCount
-            if let fault { feed = try Self.startFeed(port: port, fault: fault) }
+            if let fault { feed = try await Self.startFeed(port: port, fault: fault) }
             // (Between two feeds the port is closed for a moment: a "refused" failure may come first.)
             guard let status = watcher.waitForStatus(after: mark, timeout: 30, {
                 $0["state"] as? String == "failed" && ($0["reason"] as? String ?? "").contains(reason)
@@ -166,9 +164,9 @@ struct FeedFaultPipelineTests {
                 failures.append("\(fault ?? "down"): a client joining during the fault did not get the last good data")
             }
             // The good feed again: the next status is ok/unchanged (and the backoff starts over).
-            Self.stopFeed(feed)
+            await Self.stopFeed(feed)
             let again = watcher.statusCount
-            feed = try Self.startFeed(port: port, fault: nil)
+            feed = try await Self.startFeed(port: port, fault: nil)
             if watcher.waitForStatus(after: again, timeout: 30, { $0["state"] as? String != "failed" }) == nil {
                 failures.append("\(fault ?? "down"): no recovery status after the feed came back")
             }
@@ -179,12 +177,13 @@ struct FeedFaultPipelineTests {
         #expect(ids.count == 2, "exactly today's and tomorrow's fixture snapshots: \(ids)")
         let stationSnapshots = Set(watcher.ids.filter { $0.hasPrefix("station:") }.map { String($0.dropFirst(8)) })
         #expect(stationSnapshots.isSubset(of: ids), "station lines of another snapshot: \(stationSnapshots)")
-        watcher.condition.lock()
-        let badCounts = watcher.badCounts
-        let failed = watcher.statuses.filter { $0["state"] as? String == "failed" }.count
-        watcher.condition.unlock()
+        let (badCounts, failed) = watcher.condition.withLock {
+            (watcher.badCounts, watcher.statuses.filter { $0["state"] as? String == "failed" }.count)
+        }
         #expect(badCounts.isEmpty, "\(badCounts)")
         print("reliability: feed faults through the pipeline: \(Self.faults.count) faults, \(failed) failed statuses, snapshots seen \(ids.sorted())")
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))\n\(pipeline.process.stderrText.suffix(4000))")
+        await pipeline.stop()
+        await Self.stopFeed(feed)
     }
 }

@@ -3,8 +3,8 @@ import Testing
 @testable import IsobarTestSupport
 
 /// `nearest` and `search` answered by the stages alone in a shell pipe (`fetch | filter | format`).
-@Suite(.serialized) struct FindPipelineTests {
-    @Test func fetchFilterFormatAnswersNearestAndSearch() throws {
+@Suite(.serialized, .processSlot) struct FindPipelineTests {
+    @Test func fetchFilterFormatAnswersNearestAndSearch() async throws {
         let f = PipelineTests.fixtures.path
         let requests = [
             #"{"type":"nearest","client":"alice","latitude":43.40332,"longitude":-98.82952}"#,
@@ -14,7 +14,7 @@ import Testing
             #"{"type":"search","client":"alice","query":""}"#,
         ].map { "echo '\($0)'" }.joined(separator: "; ")
         let script = #"( $ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json; \#(requests) ) | $ISOBAR filter 2>/dev/null | $ISOBAR format"#
-        let lines = try PipelineTests().pipeline(script).lines
+        let lines = try await PipelineTests().pipeline(script).lines
         let places = lines.filter { $0["type"] as? String == "place" }
         #expect(places.count == 2)
         #expect(places.first?["id"] as? String == "K1D3")

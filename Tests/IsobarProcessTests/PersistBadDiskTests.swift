@@ -7,7 +7,7 @@ import Testing
 /// directory and a full file system at start. Each runs in a mount namespace of its own
 /// (`unshare --mount`, as FavoritesReadOnlyTests), so the mount exists only inside and ends with
 /// the process, even when the test fails; the test reaches inside through `/proc/PID/root`.
-@Suite(.serialized) struct PersistBadDiskTests {
+@Suite(.serialized, .processSlot) struct PersistBadDiskTests {
     static let unshare = geteuid() == 0 ? ["--mount"] : ["--user", "--map-root-user", "--mount"]
 
     static func temporaryDirectory() throws -> String {
@@ -18,19 +18,19 @@ import Testing
 
     /// Was: exit 1 at every start (a restart loop under `up`), nothing replayed. Now: the stored
     /// snapshot is replayed, one error line says nothing new will be stored, exit 0 at the end.
-    @Test func aReadOnlyDataDirectoryIsServedNotARestartLoop() throws {
+    @Test func aReadOnlyDataDirectoryIsServedNotARestartLoop() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let feed = try CrashFeed()
-        let first = try ProcessHarness.isobar(["persist", "--data-dir", directory])
+        let first = try await ProcessHarness.isobar(["persist", "--data-dir", directory])
         try first.write(String(decoding: feed.snapshot(step: 0), as: UTF8.self))
         first.closeStdin()
-        #expect(first.waitForExit(timeout: .seconds(30)) == .exited(0), "\(first.stderrText)")
+        #expect(await first.waitForExit(timeout: .seconds(30)) == .exited(0), "\(first.stderrText)")
 
         let script = #"mount --bind -o ro "$1" "$1" && exec "$2" persist --data-dir "$1""#
-        let persist = try ProcessHarness("unshare", Self.unshare + ["sh", "-c", script, "sh", directory, ProcessHarness.isobarBinary])
+        let persist = try await ProcessHarness("unshare", Self.unshare + ["sh", "-c", script, "sh", directory, ProcessHarness.isobarBinary])
         persist.closeStdin()
-        #expect(persist.waitForExit(timeout: .seconds(30)) == .exited(0), "\(persist.stderrText)")
+        #expect(await persist.waitForExit(timeout: .seconds(30)) == .exited(0), "\(persist.stderrText)")
         let lines = persist.allStdoutLines
         #expect(lines.first?.hasPrefix(#"{"type":"error","stage":"persist","message":"the database \#(directory)/isobar.sqlite can only be read ("#) == true,
                 "\(lines.first ?? "")")
@@ -43,24 +43,23 @@ import Testing
 
     /// Was: exit 1 at every start, its message saying "the stage keeps running". Now: it runs,
     /// says what it does, holds what arrives, and stores it once space returns.
-    @Test func aFullDiskAtStartIsHeldThenStoredWhenSpaceReturns() throws {
+    @Test func aFullDiskAtStartIsHeldThenStoredWhenSpaceReturns() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = #"mount -t tmpfs -o size=512k tmpfs "$1" && (head -c 2000000 /dev/zero > "$1/filler" 2>/dev/null; exec "$2" persist --data-dir "$1")"#
-        let persist = try ProcessHarness("unshare", Self.unshare + ["sh", "-c", script, "sh", directory, ProcessHarness.isobarBinary])
-        defer { if persist.waitForExit(timeout: .milliseconds(1)) == nil { persist.signal(SIGKILL) } }
-        let said = persist.waitForStderr(containing: "cannot be opened for writing", timeout: .seconds(30))
+        let persist = try await ProcessHarness("unshare", Self.unshare + ["sh", "-c", script, "sh", directory, ProcessHarness.isobarBinary])
+        let said = await persist.waitForStderr(containing: "cannot be opened for writing", timeout: .seconds(30))
         #expect(said?.contains("is full: the latest snapshot of each day is kept in memory and stored when space returns") == true, "\(persist.stderrText)")
         #expect(!persist.stderrText.contains("keeps running"))
 
         let feed = try CrashFeed()
         try persist.write(String(decoding: feed.snapshot(step: 0), as: UTF8.self))
-        #expect(persist.waitForStderr(containing: "snapshot not stored now; held in memory and served", timeout: .seconds(30)) != nil)
+        #expect(await persist.waitForStderr(containing: "snapshot not stored now; held in memory and served", timeout: .seconds(30)) != nil)
         // Space returns (the filler inside the process's own mount namespace goes).
         let inside = "/proc/\(persist.pid)/root\(directory)"
         try FileManager.default.removeItem(atPath: inside + "/filler")
         try persist.write(String(decoding: feed.snapshot(step: 1), as: UTF8.self))
-        #expect(persist.waitForStderr(containing: "stored a snapshot held in memory", timeout: .seconds(30)) != nil, "\(persist.stderrText)")
+        #expect(await persist.waitForStderr(containing: "stored a snapshot held in memory", timeout: .seconds(30)) != nil, "\(persist.stderrText)")
         // A copy (with its log) to read: SQLite resolves /proc/PID/root back to this namespace.
         for suffix in ["", "-wal"] {
             try FileManager.default.copyItem(atPath: inside + "/isobar.sqlite" + suffix, toPath: directory + "/copy.sqlite" + suffix)
@@ -78,6 +77,7 @@ import Testing
         sqlite.waitUntilExit()
         #expect(rows == "today|905\ntomorrow|905\n", "\(problem)")
         persist.closeStdin()
-        #expect(persist.waitForExit(timeout: .seconds(30)) == .exited(0), "\(persist.stderrText)")
+        #expect(await persist.waitForExit(timeout: .seconds(30)) == .exited(0), "\(persist.stderrText)")
+        if await persist.waitForExit(timeout: .milliseconds(1)) == nil { persist.signal(SIGKILL) }
     }
 }

@@ -12,18 +12,14 @@ import Testing
 /// `count` station rows. A final start with no input replays the latest snapshot of each day.
 ///
 /// Rounds: `ISOBAR_CRASH_ROUNDS` (default 20; the reliability report uses 100).
-@Suite("persist process: kill -9, corrupt file, replay after restart", .serialized)
+@Suite("persist process: kill -9, corrupt file, replay after restart", .serialized, .processSlot)
 struct PersistCrashTests {
     static var rounds: Int {
         Int(ProcessInfo.processInfo.environment["ISOBAR_CRASH_ROUNDS"] ?? "").map { max(1, $0) } ?? 20
     }
 
-    /// True once the lead has wired `isobar persist` and the binary is built.
-    static let persistIsBuilt: Bool = {
-        guard let help = try? ProcessHarness.isobar(["persist", "--help"]) else { return false }
-        help.closeStdin()
-        return help.waitForExit(timeout: .seconds(20)) == .exited(0)
-    }()
+    /// True once the binary is built (`isobar persist` is part of it).
+    static let persistIsBuilt: Bool = FileManager.default.isExecutableFile(atPath: ProcessHarness.isobarBinary)
 
     static let sqlite3: String? = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -32,7 +28,7 @@ struct PersistCrashTests {
           .enabled(if: persistIsBuilt, "`isobar persist` is not built yet (run `swift build`; needs the persist subcommand)"),
           .enabled(if: sqlite3 != nil, "the sqlite3 CLI is needed to inspect the store: apt-get install sqlite3"),
           .timeLimit(.minutes(10)))
-    func killNineDuringWrites() throws {
+    func killNineDuringWrites() async throws {
         signal(SIGPIPE, SIG_IGN)  // writing to a killed child must fail with EPIPE, not kill the test
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-crash-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -45,18 +41,18 @@ struct PersistCrashTests {
         var lastLatest: Double = 0
         var aimed = (committed: 0, notCommitted: 0)
         for round in 0..<Self.rounds {
-            let persist = try ProcessHarness.isobar(["persist", "--data-dir", dataDir])
+            let persist = try await ProcessHarness.isobar(["persist", "--data-dir", dataDir])
             let ended: ProcessHarness.Termination?
             if round % 2 == 0 {
                 // A random moment while snapshots stream in as fast as persist takes them.
                 // (Once the store is open: on a loaded machine a kill 20 ms after the start could
                 // land before the file exists, and there would be nothing to check.)
-                try #require(persist.waitForStderr(containing: "store opened", timeout: .seconds(30)) != nil, "\(persist.stderrText)")
+                try #require(await persist.waitForStderr(containing: "store opened", timeout: .seconds(30)) != nil, "\(persist.stderrText)")
                 let writer = CrashFeed.Writer(feed: feed, round: round, persist: persist)
                 writer.start()
                 usleep(UInt32.random(in: 20_000...400_000))
                 persist.signal(SIGKILL)
-                ended = persist.waitForExit(timeout: .seconds(10))
+                ended = await persist.waitForExit(timeout: .seconds(10))
                 writer.join()
             } else {
                 // Aimed at the commit: all stations are parsed (a pass-through mark after them has
@@ -67,22 +63,22 @@ struct PersistCrashTests {
                 let mark = #"{"type":"crash-test-mark","round":\#(round)}"#
                 try persist.write(snapshot.stations + mark + "\n")
                 var marked = false
-                while !marked, let line = persist.nextStdoutLine(timeout: .seconds(60)) { marked = line == mark }
+                while !marked, let line = await persist.nextStdoutLine(timeout: .seconds(60)) { marked = line == mark }
                 try #require(marked, "round \(round): the pass-through mark never came back\n\(persist.stderrText)")
                 try persist.write(snapshot.end)
                 usleep(UInt32.random(in: 0...40_000))  // storing 900 stations takes ~20-30 ms in a debug build
                 persist.signal(SIGKILL)
-                ended = persist.waitForExit(timeout: .seconds(10))
-                let stored = try sqlite(database, "SELECT COUNT(*) FROM snapshots WHERE id = '\(snapshot.id)';")
+                ended = await persist.waitForExit(timeout: .seconds(10))
+                let stored = try await sqlite(database, "SELECT COUNT(*) FROM snapshots WHERE id = '\(snapshot.id)';")
                 if stored == ["1"] { aimed.committed += 1 } else { aimed.notCommitted += 1 }
             }
             storedTotal += persist.stderrCount(containing: "stored snapshot")  // from its info log; a statistic only
             try #require(ended == .signaled(SIGKILL),
                          "round \(round): persist was not running when killed (\(ended.map(\.description) ?? "still running"))\n\(persist.stderrText)")
 
-            let integrity = try sqlite(database, "PRAGMA integrity_check;")
+            let integrity = try await sqlite(database, "PRAGMA integrity_check;")
             try #require(integrity == ["ok"], "round \(round): integrity_check after kill -9: \(integrity)")
-            let rows = try snapshotRows(database)
+            let rows = try await snapshotRows(database)
             for row in rows {
                 #expect(row.count == row.stationRows,
                         "round \(round): snapshot \(row.id) (\(row.day)) has \(row.stationRows) station rows, count \(row.count)")
@@ -104,12 +100,12 @@ struct PersistCrashTests {
               + "aimed kills: \(aimed.committed) after the commit, \(aimed.notCommitted) before or during it")
 
         // Launching with no input: the last stored data comes back, marked as from the store.
-        let rows = try snapshotRows(database)
-        let replay = try ProcessHarness.isobar(["persist", "--data-dir", dataDir])
+        let rows = try await snapshotRows(database)
+        let replay = try await ProcessHarness.isobar(["persist", "--data-dir", dataDir])
         replay.closeStdin()
-        #expect(replay.waitForExit(timeout: .seconds(30)) == .exited(0), "\(replay.stderrText)")
+        #expect(await replay.waitForExit(timeout: .seconds(30)) == .exited(0), "\(replay.stderrText)")
         var lines: [String] = []
-        while let line = replay.nextStdoutLine(timeout: .seconds(5)) { lines.append(line) }
+        while let line = await replay.nextStdoutLine(timeout: .seconds(5)) { lines.append(line) }
         var ends: [SnapshotEnd] = []
         for line in lines {
             let object = try JSONObject(parsing: line)
@@ -128,45 +124,45 @@ struct PersistCrashTests {
 
     @Test("a corrupt database file: moved aside with a timestamp, untouched, one error naming both, a fresh store that stores",
           .enabled(if: persistIsBuilt, "`isobar persist` is not built yet (run `swift build`; needs the persist subcommand)"))
-    func corruptFileIsMovedAside() throws {
+    func corruptFileIsMovedAside() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-corrupt-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let garbage = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: URL(fileURLWithPath: dir + "/isobar.sqlite"))
-        let persist = try ProcessHarness.isobar(["persist", "--data-dir", dir])
+        let persist = try await ProcessHarness.isobar(["persist", "--data-dir", dir])
         let feed = try CrashFeed()
         try persist.write(String(decoding: feed.snapshot(step: 0), as: UTF8.self))
         persist.closeStdin()
-        #expect(persist.waitForExit(timeout: .seconds(30)) == .exited(0), "\(persist.stderrText)")
+        #expect(await persist.waitForExit(timeout: .seconds(30)) == .exited(0), "\(persist.stderrText)")
         let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("isobar.sqlite.corrupt-") }
         try #require(aside.count == 1, "\(aside)")
         #expect(aside[0].count == "isobar.sqlite.corrupt-20261126T051500Z".count)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + aside[0])) == garbage)
         // The error line on stdout (for the bus) and the log both name the file and where it went.
-        let first = persist.nextStdoutLine(timeout: .seconds(5)) ?? ""
+        let first = await persist.nextStdoutLine(timeout: .seconds(5)) ?? ""
         #expect(first.hasPrefix(#"{"type":"error","stage":"persist","message":"the database \#(dir)/isobar.sqlite is damaged (file is not a database): moved aside to \#(dir)/\#(aside[0])"#), "\(first)")
         #expect(persist.stderrText.contains("moved aside to \(dir)/\(aside[0])"))
-        #expect(try sqlite(dir + "/isobar.sqlite", "SELECT COUNT(*) FROM snapshots;") == ["1"])
+        #expect(try await sqlite(dir + "/isobar.sqlite", "SELECT COUNT(*) FROM snapshots;") == ["1"])
     }
 
     @Test("after a restart with no input, persist replays what it stored, as source store",
           .enabled(if: persistIsBuilt, "`isobar persist` is not built yet (run `swift build`; needs the persist subcommand)"))
-    func replaysAfterRestart() throws {
+    func replaysAfterRestart() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-replay-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let feed = try CrashFeed()
-        let first = try ProcessHarness.isobar(["persist", "--data-dir", dir])
+        let first = try await ProcessHarness.isobar(["persist", "--data-dir", dir])
         let input = String(decoding: feed.snapshot(step: 0) + feed.snapshot(step: 1), as: UTF8.self)
         try first.write(input)
         first.closeStdin()
-        #expect(first.waitForExit(timeout: .seconds(30)) == .exited(0), "\(first.stderrText)")
+        #expect(await first.waitForExit(timeout: .seconds(30)) == .exited(0), "\(first.stderrText)")
 
-        let second = try ProcessHarness.isobar(["persist", "--data-dir", dir])
+        let second = try await ProcessHarness.isobar(["persist", "--data-dir", dir])
         second.closeStdin()
-        #expect(second.waitForExit(timeout: .seconds(30)) == .exited(0), "\(second.stderrText)")
+        #expect(await second.waitForExit(timeout: .seconds(30)) == .exited(0), "\(second.stderrText)")
         var lines: [String] = []
-        while let line = second.nextStdoutLine(timeout: .seconds(5)) { lines.append(line) }
+        while let line = await second.nextStdoutLine(timeout: .seconds(5)) { lines.append(line) }
         // The same lines as published, except the end markers: source store, with their age.
         var expected = input.split(separator: "\n").map(String.init)
         var ends = 0
@@ -194,8 +190,8 @@ struct PersistCrashTests {
     }
 
     /// Every stored snapshot with its number of station rows, latest first within each day.
-    private func snapshotRows(_ database: String) throws -> [SnapshotRow] {
-        try sqlite(database, """
+    private func snapshotRows(_ database: String) async throws -> [SnapshotRow] {
+        try await sqlite(database, """
             SELECT day, id, count, fetchedAt,
                    (SELECT COUNT(*) FROM stations t WHERE t.day = s.day AND t.snapshot = s.id)
             FROM snapshots s ORDER BY day, fetchedAt DESC, storedAt DESC, id DESC;
@@ -211,7 +207,7 @@ struct PersistCrashTests {
     }
 
     /// Runs `sql` with the sqlite3 CLI on a read-only connection; returns its output lines.
-    private func sqlite(_ database: String, _ sql: String) throws -> [String] {
+    private func sqlite(_ database: String, _ sql: String) async throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.sqlite3))
         process.arguments = ["-readonly", "-batch", database, sql]

@@ -3,22 +3,22 @@ import Testing
 @testable import IsobarTestSupport
 
 /// The stages as plain programs in a shell pipe, exactly as the README shows them.
-@Suite(.serialized) struct PipelineTests {
+@Suite(.serialized, .processSlot) struct PipelineTests {
     static let fixtures = ProcessHarness.packageRoot.appendingPathComponent("Fixtures")
 
     /// Runs a shell pipeline of the built binary (`$ISOBAR` in `script`) and returns its stdout lines.
-    func pipeline(_ script: String, stdin: String? = nil) throws -> (lines: [[String: Any]], stderr: String) {
-        let process = try ProcessHarness("/bin/sh", ["-c", script], environment: ["ISOBAR": ProcessHarness.isobarBinary])
+    func pipeline(_ script: String, stdin: String? = nil) async throws -> (lines: [[String: Any]], stderr: String) {
+        let process = try await ProcessHarness("/bin/sh", ["-c", script], environment: ["ISOBAR": ProcessHarness.isobarBinary])
         if let stdin { try process.write(stdin) }
         process.closeStdin()
         var lines: [[String: Any]] = []
-        while let line = process.nextStdoutLine(timeout: .seconds(60)) {
+        while let line = await process.nextStdoutLine(timeout: .seconds(60)) {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
             lines.append(object)
         }
         // `sh -c` exits with the status of the pipeline's last command: every stage ends cleanly at
         // the end of its input, so anything but 0 is a failure.
-        #expect(process.waitForExit(timeout: .seconds(10)) == .exited(0), "pipeline: \(script)")
+        #expect(await process.waitForExit(timeout: .seconds(10)) == .exited(0), "pipeline: \(script)")
         return (lines, "")
     }
 
@@ -47,9 +47,9 @@ import Testing
         return items
     }
 
-    @Test func fetchFilterFormatShowsThe85StationsOfTheInitialRegion() throws {
+    @Test func fetchFilterFormatShowsThe85StationsOfTheInitialRegion() async throws {
         let f = Self.fixtures.path
-        let result = try pipeline(#"$ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json | $ISOBAR filter --viewport 40.924,-108.0955,25,20 | $ISOBAR format"#)
+        let result = try await pipeline(#"$ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json | $ISOBAR filter --viewport 40.924,-108.0955,25,20 | $ISOBAR format"#)
         let items = annotations(result.lines)
         let expected = try expectedIDs(day: "today", lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)
         #expect(expected.count == 85)
@@ -65,14 +65,14 @@ import Testing
         #expect(result.lines.filter { $0["type"] as? String == "warning" }.count == 5)
     }
 
-    @Test func windAndTomorrowThroughThePipe() throws {
+    @Test func windAndTomorrowThroughThePipe() async throws {
         let f = Self.fixtures.path
-        let wind = annotations(try pipeline(#"$ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json | $ISOBAR filter --viewport 40.924,-108.0955,25,20 --field wind | $ISOBAR format"#).lines)
+        let wind = annotations(try await pipeline(#"$ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json | $ISOBAR filter --viewport 40.924,-108.0955,25,20 --field wind | $ISOBAR format"#).lines)
         #expect(wind["K1D3"]?["title"] as? String == "7 mph W →")
         let detail = wind["K1D3"]?["wind"] as? [String: Any]
         #expect(detail?["from"] as? String == "W" && detail?["arrow"] as? String == "→" && detail?["rotation"] as? Double == 90)
         #expect(wind["K6V4"]?["title"] as? String == "")
-        let rain = annotations(try pipeline(#"$ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json | $ISOBAR filter --viewport 40,-100,80,120 --day tomorrow --field precipitation --limit 1000 | $ISOBAR format"#).lines)
+        let rain = annotations(try await pipeline(#"$ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json | $ISOBAR filter --viewport 40,-100,80,120 --day tomorrow --field precipitation --limit 1000 | $ISOBAR format"#).lines)
         #expect(rain.count == 181)
         let tomorrow = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent("tomorrow.json"))) as? [[String: Any]] ?? []
         let over = tomorrow.filter { ($0["chance_of_precipitation"] as? Int ?? 0) > 100 }.compactMap { $0["id"] as? String }
@@ -80,11 +80,11 @@ import Testing
         for id in over { #expect(rain[id]?["title"] as? String == "100%") }
     }
 
-    @Test func badLinesInThePipeCostOneErrorEachAndNothingElse() throws {
+    @Test func badLinesInThePipeCostOneErrorEachAndNothingElse() async throws {
         let f = Self.fixtures.path
-        let clean = try pipeline(#"$ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json | $ISOBAR filter --viewport 40.924,-108.0955,25,20 | $ISOBAR format"#)
+        let clean = try await pipeline(#"$ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json | $ISOBAR filter --viewport 40.924,-108.0955,25,20 | $ISOBAR format"#)
         // Interleave garbage between every fetch line.
-        let dirty = try pipeline(#"$ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json | awk '{print; print "garbage {"; print "{\"type\":\"station\",\"latitude\":91}"}' | $ISOBAR filter --viewport 40.924,-108.0955,25,20 | $ISOBAR format"#)
+        let dirty = try await pipeline(#"$ISOBAR fetch --once --today \#(f)/today.json --tomorrow \#(f)/tomorrow.json | awk '{print; print "garbage {"; print "{\"type\":\"station\",\"latitude\":91}"}' | $ISOBAR filter --viewport 40.924,-108.0955,25,20 | $ISOBAR format"#)
         let cleanItems = annotations(clean.lines)
         let dirtyItems = annotations(dirty.lines)
         #expect(Set(cleanItems.keys) == Set(dirtyItems.keys))

@@ -5,22 +5,22 @@ import Testing
 /// `isobar places` as a plain stdin/stdout stage on a small GeoNames dump (Fixtures/places-sample.txt,
 /// real cities500 rows and one bad row): exact answers, pass-through, errors, and the stage running
 /// on without a gazetteer.
-@Suite struct PlacesStageTests {
+@Suite(.processSlot) struct PlacesStageTests {
     static let sample = ProcessHarness.packageRoot.appendingPathComponent("Fixtures/places-sample.txt").path
 
-    static func run(_ arguments: [String], _ lines: [String]) throws -> (stdout: [String], process: ProcessHarness) {
-        let process = try ProcessHarness.isobar(["places"] + arguments)
+    static func run(_ arguments: [String], _ lines: [String]) async throws -> (stdout: [String], process: ProcessHarness) {
+        let process = try await ProcessHarness.isobar(["places"] + arguments)
         for line in lines { try process.writeLine(line) }
         process.closeStdin()
         var out: [String] = []
-        while let line = process.nextStdoutLine(timeout: .seconds(60)) { out.append(line) }
-        #expect(process.waitForExit(timeout: .seconds(10)) == .exited(0))
+        while let line = await process.nextStdoutLine(timeout: .seconds(60)) { out.append(line) }
+        #expect(await process.waitForExit(timeout: .seconds(10)) == .exited(0))
         return (out, process)
     }
 
     /// The distance and bearing agree with Python's math-module haversine to 1e-12.
-    @Test func answersGeocodeAndReverseExactly() throws {
-        let (out, process) = try Self.run(["--places", Self.sample], [
+    @Test func answersGeocodeAndReverseExactly() async throws {
+        let (out, process) = try await Self.run(["--places", Self.sample], [
             #"{"type":"geocode","client":"alice","query":"springfield, il"}"#,
             #"{"type":"reverse","client":"alice","latitude":42.432356,"longitude":25.637389,"radiusKm":50}"#,
             #"{"type":"geocode","client":"alice","id":1835848,"limit":1}"#,
@@ -32,8 +32,8 @@ import Testing
             #"{"type":"reverse","client":"alice","latitude":0,"longitude":0,"radiusKm":0}"#,
         ])
         #expect(out == Self.expected)
-        #expect(process.waitForStderr(containing: "loaded 7 places from \(Self.sample)", timeout: .seconds(5)) != nil)
-        #expect(process.waitForStderr(containing: "skipped 1 bad rows: \(Self.sample):9: expected 19 tab-separated columns, found 2", timeout: .seconds(5)) != nil)
+        #expect(await process.waitForStderr(containing: "loaded 7 places from \(Self.sample)", timeout: .seconds(5)) != nil)
+        #expect(await process.waitForStderr(containing: "skipped 1 bad rows: \(Self.sample):9: expected 19 tab-separated columns, found 2", timeout: .seconds(5)) != nil)
     }
 
     static let expected = [
@@ -48,9 +48,9 @@ import Testing
         #"{"type":"error","stage":"places","message":"radiusKm 0.0 is outside (0, 20016]","excerpt":"{\"type\":\"reverse\",\"client\":\"alice\",\"latitude\":0,\"longitude\":0,\"radiusKm\":0}","client":"alice","code":"out-of-range"}"#,
     ]
 
-    @Test func withoutAGazetteerRequestsGetAnErrorAndOtherLinesPass() throws {
+    @Test func withoutAGazetteerRequestsGetAnErrorAndOtherLinesPass() async throws {
         let missing = NSTemporaryDirectory() + "no-such-gazetteer-\(getpid()).txt"
-        let (out, _) = try Self.run(["--places", missing], [
+        let (out, _) = try await Self.run(["--places", missing], [
             #"{"type":"reverse","client":"bob","latitude":0,"longitude":0}"#,
             #"{"type":"search","client":"bob","query":"kosice"}"#,
         ])

@@ -7,30 +7,30 @@ import Testing
 
 /// `isobar plug` starts COMMAND with posix_spawnp, never through a shell: shell syntax in COMMAND or
 /// its arguments is never interpreted.
-@Suite("plug never uses a shell", .serialized)
+@Suite("plug never uses a shell", .serialized, .processSlot)
 struct PlugNoShellTests {
     var environment: [String: String] {
         ["ISOBAR_PUB": ProcessHarness.freeTCPEndpoint(), "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint()]
     }
 
     @Test("a shell command line as COMMAND is a program that does not exist: status 127, nothing runs")
-    func shellLineIsNotRun() throws {
+    func shellLineIsNotRun() async throws {
         let marker = "/tmp/isobar-noshell-\(UUID().uuidString.prefix(12))"
         defer { try? FileManager.default.removeItem(atPath: marker) }
-        let plug = try ProcessHarness.isobar(["plug", "--no-restart", "--", "echo hi; touch \(marker)"], environment: environment)
-        let ended = plug.waitForExit(timeout: .seconds(15))
+        let plug = try await ProcessHarness.isobar(["plug", "--no-restart", "--", "echo hi; touch \(marker)"], environment: environment)
+        let ended = await plug.waitForExit(timeout: .seconds(15))
         #expect(ended == .exited(127), "\(plug.stderrText)")
         #expect(!FileManager.default.fileExists(atPath: marker), "a shell ran the command line")
     }
 
     @Test("shell syntax in an argument is passed through literally")
-    func shellSyntaxInArgumentsIsLiteral() throws {
+    func shellSyntaxInArgumentsIsLiteral() async throws {
         let marker = "/tmp/isobar-noshell-\(UUID().uuidString.prefix(12))"
         defer { try? FileManager.default.removeItem(atPath: marker) }
-        let plug = try ProcessHarness.isobar(
+        let plug = try await ProcessHarness.isobar(
             ["plug", "--no-restart", "--", "echo", "$(touch \(marker))", "`touch \(marker)`", ";", "touch", marker],
             environment: environment)
-        let ended = plug.waitForExit(timeout: .seconds(15))
+        let ended = await plug.waitForExit(timeout: .seconds(15))
         #expect(ended == .exited(0), "\(plug.stderrText)")
         #expect(!FileManager.default.fileExists(atPath: marker), "a shell interpreted the arguments")
     }

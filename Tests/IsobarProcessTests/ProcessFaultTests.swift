@@ -8,7 +8,7 @@ import Testing
 @testable import IsobarTestSupport
 
 /// `isobar up --sample` on free ports, for the fault suites: the processes it supervises found
-/// through /proc, and the data directory removed on `stop()`.
+/// through /proc, and the data directory removed on `await stop()`.
 struct UpPipeline {
     let process: ProcessHarness
     let endpoints: BrokerEndpoints
@@ -20,11 +20,11 @@ struct UpPipeline {
     /// The sample feed with an hour-long drift epoch.
     static let sampleArguments = ["--sample", "--sample-period", "3600"]
 
-    static func start(_ arguments: [String] = sampleArguments) throws -> UpPipeline {
+    static func start(_ arguments: [String] = sampleArguments) async throws -> UpPipeline {
         let http = ProcessHarness.freeTCPPort()
         let endpoints = BrokerEndpoints(frontend: ProcessHarness.freeTCPEndpoint(), backend: ProcessHarness.freeTCPEndpoint())
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-faults-\(UUID().uuidString)").path
-        let process = try ProcessHarness.isobar(
+        let process = try await ProcessHarness.isobar(
             ["up", "--sample-port", String(http), "--data-dir", data, "--no-gateway",
              "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path] + arguments,
             environment: ["ISOBAR_PUB": endpoints.frontend, "ISOBAR_SUB": endpoints.backend])
@@ -32,9 +32,9 @@ struct UpPipeline {
     }
 
     /// SIGINT, then wait for the ordered shutdown; removes the data directory.
-    func stop() {
+    func stop() async {
         process.signal(SIGINT)
-        if process.waitForExit(timeout: .seconds(30)) == nil {
+        if await process.waitForExit(timeout: .seconds(30)) == nil {
             for pid in Self.descendants(of: process.pid) { kill(pid, SIGKILL) }
             process.signal(SIGKILL)
         }
@@ -130,7 +130,7 @@ final class Viewer: @unchecked Sendable {
 /// brute-force set for its latest viewport, with the fixture's titles, within 2 s.
 ///
 /// Rounds: `ISOBAR_FAULT_ROUNDS` (default 20).
-@Suite("process faults: kill -9 under isobar up while a client pans", .serialized)
+@Suite("process faults: kill -9 under isobar up while a client pans", .serialized, .processSlot)
 struct ProcessFaultTests {
     static var rounds: Int {
         Int(ProcessInfo.processInfo.environment["ISOBAR_FAULT_ROUNDS"] ?? "").map { max(1, $0) } ?? 20
@@ -153,9 +153,9 @@ struct ProcessFaultTests {
 
     @Test("kill -9 of the filter, format or persist stage or a plug host: the client converges within 2 s of the restart",
           .timeLimit(.minutes(10)))
-    func killNineWhilePanning() throws {
+    func killNineWhilePanning() async throws {
         // Every stage under a plug (`up --plugs`): a stage killed while its plug holds what arrives.
-        try run(targets: [.filterStage, .formatStage, .persistStage, .plugHost], rounds: Self.rounds, pansAfterRestart: 3,
+        try await run(targets: [.filterStage, .formatStage, .persistStage, .plugHost], rounds: Self.rounds, pansAfterRestart: 3,
                 up: UpPipeline.sampleArguments + ["--plugs"])
     }
 
@@ -164,16 +164,16 @@ struct ProcessFaultTests {
     /// repaired by the protocol (the new filter's resync, the client's heartbeat).
     @Test("kill -9 of the filter or format process on the bus (no plug): the client converges within 2 s of the restart",
           .timeLimit(.minutes(10)))
-    func killNineInProcessStagesWhilePanning() throws {
-        try run(targets: [.filterStage, .formatStage], rounds: max(2, Self.rounds / 2), pansAfterRestart: 3)
+    func killNineInProcessStagesWhilePanning() async throws {
+        try await run(targets: [.filterStage, .formatStage], rounds: max(2, Self.rounds / 2), pansAfterRestart: 3)
     }
 
     /// `up --chain-format`: the formatter runs inside the filter, so a kill of the filter takes both;
     /// the restarted filter's resync and the client's heartbeat repair it the same way.
     @Test("kill -9 of the filter with the formatter chained in it: the client converges within 2 s of the restart",
           .timeLimit(.minutes(10)))
-    func killNineChainedFilterWhilePanning() throws {
-        try run(targets: [.filterStage], rounds: max(2, Self.rounds / 4), pansAfterRestart: 3,
+    func killNineChainedFilterWhilePanning() async throws {
+        try await run(targets: [.filterStage], rounds: max(2, Self.rounds / 4), pansAfterRestart: 3,
                 up: UpPipeline.sampleArguments + ["--chain-format"])
     }
 
@@ -182,8 +182,8 @@ struct ProcessFaultTests {
     /// while the peers reconnected went unnoticed by an idle client. See RELIABILITY.md.
     @Test("kill -9 of the broker: the client converges within 2 s of the restart",
           .timeLimit(.minutes(10)))
-    func killNineBrokerWhilePanning() throws {
-        try run(targets: [.broker], rounds: Self.rounds, pansAfterRestart: 3)
+    func killNineBrokerWhilePanning() async throws {
+        try await run(targets: [.broker], rounds: Self.rounds, pansAfterRestart: 3)
     }
 
     /// The client's last pan comes right after the restarted process is up (its "started" log line),
@@ -191,17 +191,16 @@ struct ProcessFaultTests {
     /// answer lost in the restart. See RELIABILITY.md.
     @Test("a client that stops panning right after a format or broker restart still converges",
           .timeLimit(.minutes(10)))
-    func lastPanRightAfterTheRestart() throws {
-        try run(targets: [.formatStage, .broker], rounds: 10, pansAfterRestart: 0)
+    func lastPanRightAfterTheRestart() async throws {
+        try await run(targets: [.formatStage, .broker], rounds: 10, pansAfterRestart: 0)
     }
 
     /// Each round: pan every 100 ms, kill the round's target with SIGKILL at a random moment 0.1-1 s
     /// in, wait until it is back (its "started" / "subscribers to" log line), pan `pansAfterRestart`
     /// more times 100 ms apart, then once more (the latest viewport) and require the brute-force set
     /// for it within 2 s.
-    func run(targets: [Target], rounds: Int, pansAfterRestart: Int, up: [String] = UpPipeline.sampleArguments) throws {
-        let pipeline = try UpPipeline.start(up)
-        defer { pipeline.stop() }
+    func run(targets: [Target], rounds: Int, pansAfterRestart: Int, up: [String] = UpPipeline.sampleArguments) async throws {
+        let pipeline = try await UpPipeline.start(up)
         let today = try Reference.records("today")
         let titles = Dictionary(uniqueKeysWithValues: today.map { ($0.id, Reference.temperatureTitle($0)) })
         let i = Self.initial
@@ -285,5 +284,6 @@ struct ProcessFaultTests {
         let median = times.isEmpty ? 0 : times[times.count / 2]
         print("reliability: process faults: \(rounds) rounds \(counts.sorted { $0.key < $1.key }.map { "\($0.key) x\($0.value)" }.joined(separator: ", ")); converged within 2 s: \(times.count); median \(String(format: "%.3f", median)) s, max \(String(format: "%.3f", times.last ?? 0)) s")
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))\n\(pipeline.process.stderrText.suffix(6000))")
+        await pipeline.stop()
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import IsobarTestSupport
 
 /// The readiness line and file (`Readiness`): what tests, scripts and container probes wait for.
-@Suite(.serialized) struct ReadinessTests {
+@Suite(.serialized, .processSlot) struct ReadinessTests {
     static func temporaryDirectory() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-ready-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -18,31 +18,31 @@ import Testing
     /// The broker once bound, a plug each time its command runs (and no file while it does not),
     /// each with exactly one readiness line per event and the same text in its file; a plug's
     /// command never writes the plug's file.
-    @Test func brokerAndPlugAnnounceReadinessAndWriteTheirFiles() throws {
+    @Test func brokerAndPlugAnnounceReadinessAndWriteTheirFiles() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let endpoints = ["ISOBAR_PUB": ProcessHarness.freeTCPEndpoint(), "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint()]
         let brokerFile = directory + "/broker.ready", plugFile = directory + "/plug.ready"
-        let broker = try ProcessHarness.isobar(["broker"], environment: endpoints.merging([Readiness.fileVariable: brokerFile]) { $1 })
-        defer { broker.signal(SIGTERM); _ = broker.waitForExit(timeout: .seconds(10)) }
-        let ready = try #require(broker.waitForReady(timeout: .seconds(10)), "\(broker.stderrText)")
+        let broker = try await ProcessHarness.isobar(["broker"], environment: endpoints.merging([Readiness.fileVariable: brokerFile]) { $1 })
+        let ready = try #require(await broker.waitForReady(timeout: .seconds(10)), "\(broker.stderrText)")
         #expect(ready.contains(" notice broker: ready: publishers connect to \(endpoints["ISOBAR_PUB"] ?? "?"), subscribers to \(endpoints["ISOBAR_SUB"] ?? "?")"))
         #expect(Self.read(brokerFile) == "publishers connect to \(endpoints["ISOBAR_PUB"] ?? "?"), subscribers to \(endpoints["ISOBAR_SUB"] ?? "?")\n")
         #expect(broker.stderrCount(containing: ": ready: ") == 1)
 
         // The command prints the readiness variable it got, then lives 1.5 s: plug restarts it.
-        let plug = try ProcessHarness.isobar(["plug", "--name", "sleeper", "--", "sh", "-c", #"echo "file=[$ISOBAR_READY_FILE]" >&2; sleep 1.5"#],
+        let plug = try await ProcessHarness.isobar(["plug", "--name", "sleeper", "--", "sh", "-c", #"echo "file=[$ISOBAR_READY_FILE]" >&2; sleep 1.5"#],
                                              environment: endpoints.merging([Readiness.fileVariable: plugFile]) { $1 })
-        defer { plug.signal(SIGTERM); _ = plug.waitForExit(timeout: .seconds(15)) }
-        let started = try #require(plug.waitForReady(timeout: .seconds(10)), "\(plug.stderrText)")
+        let started = try #require(await plug.waitForReady(timeout: .seconds(10)), "\(plug.stderrText)")
         #expect(started.contains(" notice sleeper: ready: started sh (pid "))
         #expect(Self.read(plugFile)?.hasPrefix("started sh (pid ") == true)
-        #expect(plug.waitForStderr(containing: "file=[]", timeout: .seconds(5)) != nil, "the command saw the plug's readiness file")
+        #expect(await plug.waitForStderr(containing: "file=[]", timeout: .seconds(5)) != nil, "the command saw the plug's readiness file")
         // Between the exit and the restart (100 ms of backoff) the file is gone; then back.
-        #expect(plug.waitForStderr(containing: "restarting in", timeout: .seconds(10)) != nil)
+        #expect(await plug.waitForStderr(containing: "restarting in", timeout: .seconds(10)) != nil)
         let deadline = Date().addingTimeInterval(10)
-        while plug.stderrCount(containing: ": ready: started sh") < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while plug.stderrCount(containing: ": ready: started sh") < 2 && Date() < deadline { try? await Task.sleep(for: .seconds(0.05)) }
         #expect(plug.stderrCount(containing: ": ready: started sh") >= 2, "\(plug.stderrText)")
         #expect(Self.read(plugFile)?.hasPrefix("started sh (pid ") == true)
+        plug.signal(SIGTERM); _ = await plug.waitForExit(timeout: .seconds(15))
+        broker.signal(SIGTERM); _ = await broker.waitForExit(timeout: .seconds(10))
     }
 }

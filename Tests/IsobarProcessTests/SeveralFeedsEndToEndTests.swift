@@ -8,7 +8,7 @@ import Testing
 /// AirVisual, OpenWeather; files, real processes, real libzmq): a client gets annotations from all
 /// four; `detail` for a Dark Sky station is answered in en and sk with its hourly and daily
 /// forecast; a station observed hours ago is marked stale and becomes fresh after a new fetch.
-@Suite(.serialized) struct SeveralFeedsEndToEndTests {
+@Suite(.serialized, .processSlot) struct SeveralFeedsEndToEndTests {
     /// Collects `report/<client>` answers.
     final class Reports: @unchecked Sendable {
         // @unchecked: `received` only under `condition`.
@@ -56,7 +56,7 @@ import Testing
         return try JSONSerialization.data(withJSONObject: answers)
     }
 
-    @Test func oneFeedOfEachFormatDetailAndStaleness() throws {
+    @Test func oneFeedOfEachFormatDetailAndStaleness() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-feeds-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -65,13 +65,12 @@ import Testing
         let feeds = ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path
         let pub = ProcessHarness.freeTCPPort(), sub = ProcessHarness.freeTCPPort()
         let endpoints = BrokerEndpoints(frontend: "tcp://127.0.0.1:\(pub)", backend: "tcp://127.0.0.1:\(sub)")
-        let up = try ProcessHarness.isobar(
+        let up = try await ProcessHarness.isobar(
             ["up", "--no-gateway", "--data-dir", directory + "/data", "--interval", "1",
              "--today", feeds + "/today.json", "--today", "darksky+" + darkSky, "--today", "airvisual+" + feeds + "/feeds/airvisual.json",
              "--today", "openweather+" + feeds + "/feeds/openweather-group.json",
              "--tomorrow", feeds + "/tomorrow.json", "--tomorrow", "darksky+" + darkSky],
             environment: ["ISOBAR_PUB": endpoints.frontend, "ISOBAR_SUB": endpoints.backend])
-        defer { up.signal(SIGINT); _ = up.waitForExit(timeout: .seconds(30)) }
 
         // The whole world: stations of all four formats, ids prefixed by their source.
         let alice = try TestClient("alice", endpoints: endpoints)
@@ -79,7 +78,7 @@ import Testing
             ["onx:K1D3", "darksky:48.7164,21.2611", "airvisual:Slovakia/Kosicky/Kosice", "openweather:2643743"].allSatisfy { set.items[$0] != nil }
         }
         #expect(all, "alice never held a station of each format: \(alice.state.items.keys.sorted().prefix(5))")
-        #expect(alice.state.items.count == 181 + 3 + 3 + 4)
+        #expect(alice.state.items.count == 191)  // 181 + 3 + 3 + 4
         // Observed three hours ago (Dark Sky, and the fixtures' AirVisual and OpenWeather times): stale; onX, just fetched: fresh.
         #expect(alice.state.items["darksky:48.7164,21.2611"]?.stale == true)
         #expect(alice.state.items["onx:K1D3"]?.stale == false)
@@ -107,20 +106,20 @@ import Testing
         }
         #expect(fresh, "the Dark Sky station stayed stale after a fresh observation was fetched")
         #expect(alice.state.items["openweather:2643743"]?.stale == true)
+        up.signal(SIGINT); _ = await up.waitForExit(timeout: .seconds(30))
     }
 
     /// `up --sample --sample-formats all`: the sample feed serves every format and `up` fetches
     /// them all, so a client sees every kind of station (onX, Dark Sky, AirVisual, OpenWeather, METAR, Open-Meteo, NWS).
-    @Test func upSampleServesEveryFormat() throws {
+    @Test func upSampleServesEveryFormat() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-sample-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let pub = ProcessHarness.freeTCPPort(), sub = ProcessHarness.freeTCPPort(), feed = ProcessHarness.freeTCPPort()
         let endpoints = BrokerEndpoints(frontend: "tcp://127.0.0.1:\(pub)", backend: "tcp://127.0.0.1:\(sub)")
-        let up = try ProcessHarness.isobar(
+        let up = try await ProcessHarness.isobar(
             ["up", "--no-gateway", "--data-dir", directory, "--sample", "--sample-formats", "all", "--sample-port", String(feed),
              "--fixtures", ProcessHarness.packageRoot.appendingPathComponent("Fixtures").path],
             environment: ["ISOBAR_PUB": endpoints.frontend, "ISOBAR_SUB": endpoints.backend])
-        defer { up.signal(SIGINT); _ = up.waitForExit(timeout: .seconds(30)) }
         let bob = try TestClient("bob", endpoints: endpoints)
         let all = bob.wait(timeout: 40, resend: { bob.viewport(0, 0, 180, 360, limit: 1000) }) { set in
             set.items.count == 181 + 3 + 3 + 4 + 6 + 2 + 3
@@ -130,7 +129,8 @@ import Testing
             #expect(bob.state.items[id] != nil, "\(id)")
         }
         // A format it does not know is refused before anything starts (ArgumentParser's usage error).
-        let refused = try ProcessHarness.isobar(["up", "--sample", "--sample-formats", "onx,gopher"]).waitForExit(timeout: .seconds(20))
+        let refused = try await ProcessHarness.isobar(["up", "--sample", "--sample-formats", "onx,gopher"]).waitForExit(timeout: .seconds(20))
         #expect(refused == .exited(64))
+        up.signal(SIGINT); _ = await up.waitForExit(timeout: .seconds(30))
     }
 }

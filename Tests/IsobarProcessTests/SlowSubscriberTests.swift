@@ -9,7 +9,7 @@ import Testing
 
 /// Slow and late subscribers, and consumers that see a gap: each converges (resync), and the
 /// broker's and the filter's memory stays bounded meanwhile.
-@Suite("slow and late subscribers, sequence gaps", .serialized)
+@Suite("slow and late subscribers, sequence gaps", .serialized, .processSlot)
 struct SlowSubscriberTests {
     static let initial = (lat: 40.924, lon: -108.0955, dlat: 25.0, dlon: 20.0)
 
@@ -18,8 +18,8 @@ struct SlowSubscriberTests {
         var set = AnnotationSet()
         var applied = 0
         var gaps = 0
-        func drain(_ process: ProcessHarness, timeout: Duration) {
-            while let line = process.nextStdoutLine(timeout: timeout) {
+        func drain(_ process: ProcessHarness, timeout: Duration) async {
+            while let line = await process.nextStdoutLine(timeout: timeout) {
                 guard let object = try? JSONObject(parsing: line),
                       let type = object.field("type").flatMap(object.string), type == "annotations" else { continue }
                 if case .gap = (try? set.apply(object)) ?? .applied { gaps += 1 }
@@ -31,20 +31,19 @@ struct SlowSubscriberTests {
 
     @Test("a client stopped (SIGSTOP) for 10 s while the feed drifts converges after SIGCONT; broker and filter memory stay bounded",
           .timeLimit(.minutes(3)))
-    func stoppedClientResumes() throws {
+    func stoppedClientResumes() async throws {
         // Drift every 2 s, polled every 2 s: values change several times while the client is stopped.
-        let pipeline = try UpPipeline.start(["--sample", "--sample-period", "2"])
-        defer { pipeline.stop() }
+        let pipeline = try await UpPipeline.start(["--sample", "--sample-period", "2"])
         let i = Self.initial
         let env = ["ISOBAR_PUB": pipeline.endpoints.frontend, "ISOBAR_SUB": pipeline.endpoints.backend]
-        let attach = try ProcessHarness.isobar(["attach", "--client", "sleepy", "--plain", "--viewport", "\(i.lat),\(i.lon),\(i.dlat),\(i.dlon)"], environment: env)
+        let attach = try await ProcessHarness.isobar(["attach", "--client", "sleepy", "--plain", "--viewport", "\(i.lat),\(i.lon),\(i.dlat),\(i.dlon)"], environment: env)
         defer { attach.closeStdin(); attach.signal(SIGKILL) }
         // A reference client that never stops, on the same viewport.
         let reference = try Viewer("awake", endpoints: pipeline.endpoints, lat: i.lat, lon: i.lon, dlat: i.dlat, dlon: i.dlon)
         let expected = Reference.visible(try Reference.records("today"), lat: i.lat, lon: i.lon, dlat: i.dlat, dlon: i.dlon)
         let output = AttachOutput()
         let start = ContinuousClock.now
-        while Set(output.set.items.keys) != expected && ContinuousClock.now - start < .seconds(60) { output.drain(attach, timeout: .milliseconds(100)) }
+        while Set(output.set.items.keys) != expected && ContinuousClock.now - start < .seconds(60) { await output.drain(attach, timeout: .milliseconds(100)) }
         try #require(Set(output.set.items.keys) == expected, "attach never converged\n\(attach.stderrText)\n\(pipeline.process.stderrText.suffix(3000))")
 
         let services = pipeline.services()
@@ -58,7 +57,7 @@ struct SlowSubscriberTests {
         for _ in 0..<10 {
             // While it sleeps, the other client pans, so the filter and formatter keep working.
             try reference.pan(i.lat + Double.random(in: -3...3), i.lon + Double.random(in: -3...3), i.dlat, i.dlon)
-            Thread.sleep(forTimeInterval: 1)  // the 10 s the client does not read (not a synchronisation)
+            try? await Task.sleep(for: .seconds(1))  // the 10 s the client does not read (not a synchronisation)
             sample()
         }
         try reference.pan(i.lat, i.lon, i.dlat, i.dlon)
@@ -68,7 +67,7 @@ struct SlowSubscriberTests {
         var converged = false
         let deadline = ContinuousClock.now + .seconds(15)
         while !converged && ContinuousClock.now < deadline {
-            output.drain(attach, timeout: .milliseconds(100))
+            await output.drain(attach, timeout: .milliseconds(100))
             let mine = output.set, theirs = reference.session.snapshot().annotations
             converged = Set(mine.items.keys) == expected && mine.items.mapValues(\.title) == theirs.items.mapValues(\.title)
                 && mine.fetchedAt == theirs.fetchedAt && !mine.broken
@@ -80,12 +79,12 @@ struct SlowSubscriberTests {
             print("reliability: slow subscriber: \(name) VmRSS \(samples.first ?? 0) -> max \(samples.max() ?? 0) kB")
             #expect(samples.allSatisfy { $0 > 0 } && growth < 50 * 1024, "\(name) VmRSS grew \(growth) kB: \(samples)")
         }
+        await pipeline.stop()
     }
 
     @Test("a client that joins after the data was published converges (an attach process and a bus client)")
-    func lateJoiner() throws {
-        let pipeline = try UpPipeline.start()
-        defer { pipeline.stop() }
+    func lateJoiner() async throws {
+        let pipeline = try await UpPipeline.start()
         let today = try Reference.records("today")
         let titles = Dictionary(uniqueKeysWithValues: today.map { ($0.id, Reference.temperatureTitle($0)) })
         let i = Self.initial
@@ -96,43 +95,44 @@ struct SlowSubscriberTests {
         let took = late.waitFor(late.expected(today), titles: titles, timeout: .seconds(10))
         #expect(took != nil, "the late bus client did not converge")
         let env = ["ISOBAR_PUB": pipeline.endpoints.frontend, "ISOBAR_SUB": pipeline.endpoints.backend]
-        let attach = try ProcessHarness.isobar(["attach", "--client", "later", "--plain", "--viewport", "35,-100,10,10"], environment: env)
+        let attach = try await ProcessHarness.isobar(["attach", "--client", "later", "--plain", "--viewport", "35,-100,10,10"], environment: env)
         defer { attach.closeStdin(); attach.signal(SIGKILL) }
         let output = AttachOutput()
         let want = Reference.visible(today, lat: 35, lon: -100, dlat: 10, dlon: 10)
         let start = ContinuousClock.now
-        while Set(output.set.items.keys) != want && ContinuousClock.now - start < .seconds(15) { output.drain(attach, timeout: .milliseconds(100)) }
+        while Set(output.set.items.keys) != want && ContinuousClock.now - start < .seconds(15) { await output.drain(attach, timeout: .milliseconds(100)) }
         #expect(Set(output.set.items.keys) == want && want.allSatisfy { output.titles[$0] == titles[$0] }, "\(attach.stderrText)")
         print("reliability: late joiner: bus client converged in \(took.map(String.init(describing:)) ?? "-"), attach process in \(ContinuousClock.now - start)")
+        await pipeline.stop()
     }
 
     @Test("a station line dropped between fetch and filter: one error and a resync request; the replay completes it")
-    func droppedStationInAPipe() throws {
-        let lines = BadInputCorpusTests.fetchLines
+    func droppedStationInAPipe() async throws {
+        let lines = await BadInputCorpusTests.fetchLines()
         let dropped = try #require(lines.firstIndex { $0.contains(#""type":"station","day":"today""#) && $0.contains(#""seq":7,"#) })
         var gappy = lines
         gappy.remove(at: dropped)
         let i = Self.initial
-        let filter = try ProcessHarness.isobar(["filter", "--viewport", "\(i.lat),\(i.lon),\(i.dlat),\(i.dlon)"])
+        let filter = try await ProcessHarness.isobar(["filter", "--viewport", "\(i.lat),\(i.lon),\(i.dlat),\(i.dlon)"])
         defer { filter.signal(SIGKILL) }
         try filter.write(gappy.map { $0 + "\n" }.joined())
         var seen: [String] = []
-        func readUntil(_ predicate: (String) -> Bool) -> Bool {
-            while let line = filter.nextStdoutLine(timeout: .seconds(20)) {
+        func readUntil(_ predicate: (String) -> Bool) async -> Bool {
+            while let line = await filter.nextStdoutLine(timeout: .seconds(20)) {
                 seen.append(line)
                 if predicate(line) { return true }
             }
             return false
         }
-        #expect(readUntil { $0.contains(#""type":"resync""#) }, "no resync request after the gap: \(seen.suffix(5))")
+        #expect(await readUntil { $0.contains(#""type":"resync""#) }, "no resync request after the gap: \(seen.suffix(5))")
         let errors = seen.filter { $0.contains(#""type":"error""#) }
         #expect(errors.count == 1 && errors.first?.contains("incomplete") == true, "\(errors)")
         // The answer to the resync: the publisher replays the whole snapshot.
         let today = lines.filter { $0.contains(#""day":"today""#) }
         try filter.write(today.map { $0 + "\n" }.joined())
         filter.closeStdin()
-        while let line = filter.nextStdoutLine(timeout: .seconds(20)) { seen.append(line) }
-        #expect(filter.waitForExit(timeout: .seconds(10)) == .exited(0))
+        while let line = await filter.nextStdoutLine(timeout: .seconds(20)) { seen.append(line) }
+        #expect(await filter.waitForExit(timeout: .seconds(10)) == .exited(0))
         // Apply the visible sets in order (full replaces, then remove, then upsert).
         var ids = Set<String>()
         for line in seen where line.contains(#""type":"visible""#) {
@@ -147,9 +147,8 @@ struct SlowSubscriberTests {
     }
 
     @Test("a client that loses an annotations message sees the version gap, asks for a resync and converges")
-    func clientVersionGap() throws {
-        let pipeline = try UpPipeline.start()
-        defer { pipeline.stop() }
+    func clientVersionGap() async throws {
+        let pipeline = try await UpPipeline.start()
         let today = try Reference.records("today")
         let bus = try IsobarHost.BusClient(endpoints: pipeline.endpoints, topics: ["annotations/gappy"])
         defer { bus.close() }
@@ -201,8 +200,8 @@ struct SlowSubscriberTests {
         viewport(42, -104, 20, 20)
         viewport(43, -103, 20, 24)
         #expect(wait(Reference.visible(today, lat: 43, lon: -103, dlat: 20, dlon: 24), timeout: 5), "no convergence after the gap")
-        state.condition.lock()
-        #expect(state.dropped && state.gaps >= 1, "dropped \(state.dropped), gaps \(state.gaps)")
-        state.condition.unlock()
+        let (dropped, gaps) = state.condition.withLock { (state.dropped, state.gaps) }
+        #expect(dropped && gaps >= 1, "dropped \(dropped), gaps \(gaps)")
+        await pipeline.stop()
     }
 }

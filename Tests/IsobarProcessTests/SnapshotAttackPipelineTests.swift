@@ -11,7 +11,7 @@ import Testing
 /// and a bus publisher injecting a forged 1-station snapshot fetched 5 s "in the future", the real
 /// snapshot's end marker dated 10 years ahead, and a lone end marker with `count:0`. None of them
 /// changes what the client holds, and persist's replay is still the real snapshot (the two agree).
-@Suite("forged and empty snapshots injected into a running pipeline", .serialized)
+@Suite("forged and empty snapshots injected into a running pipeline", .serialized, .processSlot)
 struct SnapshotAttackPipelineTests {
     /// Collects `status` and `snapshot` lines from the bus.
     final class Watcher: @unchecked Sendable {
@@ -53,9 +53,8 @@ struct SnapshotAttackPipelineTests {
     }
 
     @Test("a forged future snapshot and a lone count:0 end marker change nothing a client holds", .timeLimit(.minutes(3)))
-    func forgedSnapshotsAreHeldOrRefused() throws {
-        let pipeline = try UpPipeline.start()
-        defer { pipeline.stop() }
+    func forgedSnapshotsAreHeldOrRefused() async throws {
+        let pipeline = try await UpPipeline.start()
         let today = try Reference.records("today")
         let titles = Dictionary(uniqueKeysWithValues: today.map { ($0.id, Reference.temperatureTitle($0)) })
         let viewer = try Viewer("victim", endpoints: pipeline.endpoints, lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20)
@@ -96,5 +95,6 @@ struct SnapshotAttackPipelineTests {
         // Persist replays the real snapshot, as the filter holds it.
         let replay = watcher.publish(resync, until: stored, timeout: 30)
         #expect(replay?["snapshot"] as? String == goodID)
+        await pipeline.stop()
     }
 }

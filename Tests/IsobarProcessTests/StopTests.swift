@@ -9,7 +9,7 @@ import Testing
 /// How isobar's long-running processes stop (each a `BlockingService` in a swift-service-lifecycle
 /// `ServiceGroup`): a stop reaches a stage's whole process group, a second signal kills at once, a
 /// supervisor that must kill never leaves descendants behind, and attach ends cleanly on SIGTERM.
-@Suite(.serialized) struct StopTests {
+@Suite(.serialized, .processSlot) struct StopTests {
     var environment: [String: String] {
         ["ISOBAR_PUB": ProcessHarness.freeTCPEndpoint(), "ISOBAR_SUB": ProcessHarness.freeTCPEndpoint()]
     }
@@ -41,15 +41,15 @@ import Testing
     /// A stage that ignores the end of its input and SIGTERM, with a background child in its
     /// group: plug's ordered stop ends with SIGKILL to the whole group, so the background child
     /// goes too (before, only the stage's own pid got the signals and `sleep` was left running).
-    @Test func plugStopReachesTheStagesWholeProcessGroup() throws {
-        let plug = try ProcessHarness.isobar(["plug", "--name", "stubborn", "--", "sh", "-c", #"trap "" TERM; sleep 1000 & while :; do sleep 0.2; done"#],
+    @Test func plugStopReachesTheStagesWholeProcessGroup() async throws {
+        let plug = try await ProcessHarness.isobar(["plug", "--name", "stubborn", "--", "sh", "-c", #"trap "" TERM; sleep 1000 & while :; do sleep 0.2; done"#],
                                              environment: environment)
-        let started = plug.waitForReady(timeout: .seconds(20))
+        let started = await plug.waitForReady(timeout: .seconds(20))
         let stage = try #require(started.flatMap { line in line.split(separator: "pid ").last.flatMap { pid_t($0.prefix { $0.isNumber }) } })
         #expect(Self.eventually(5) { Self.members(ofGroup: stage).count >= 2 }, "the stage's group: \(Self.members(ofGroup: stage))")
         let before = Date()
         plug.signal(SIGTERM)
-        #expect(plug.waitForExit(timeout: .seconds(20)) == .exited(0), "\(plug.stderrText)")
+        #expect(await plug.waitForExit(timeout: .seconds(20)) == .exited(0), "\(plug.stderrText)")
         let took = Date().timeIntervalSince(before)
         #expect(took < Double(PlugOptions(command: "").stopBudget.components.seconds) + 1, "took \(took) s")
         #expect(plug.stderrText.contains("ignored SIGTERM"), "\(plug.stderrText)")
@@ -57,16 +57,16 @@ import Testing
     }
 
     /// The second SIGTERM does not wait for the graces: the stage's group is killed at once.
-    @Test func aSecondSignalKillsAtOnce() throws {
-        let plug = try ProcessHarness.isobar(["plug", "--name", "stubborn", "--", "sh", "-c", #"trap "" TERM; while :; do sleep 0.2; done"#],
+    @Test func aSecondSignalKillsAtOnce() async throws {
+        let plug = try await ProcessHarness.isobar(["plug", "--name", "stubborn", "--", "sh", "-c", #"trap "" TERM; while :; do sleep 0.2; done"#],
                                              environment: environment)
-        let started = plug.waitForReady(timeout: .seconds(20))
+        let started = await plug.waitForReady(timeout: .seconds(20))
         let stage = try #require(started.flatMap { line in line.split(separator: "pid ").last.flatMap { pid_t($0.prefix { $0.isNumber }) } })
         plug.signal(SIGTERM)
-        #expect(plug.waitForStderr(containing: "stop requested", timeout: .seconds(5)) != nil)
+        #expect(await plug.waitForStderr(containing: "stop requested", timeout: .seconds(5)) != nil)
         let before = Date()
         plug.signal(SIGTERM)
-        #expect(plug.waitForExit(timeout: .seconds(20)) == .exited(0), "\(plug.stderrText)")
+        #expect(await plug.waitForExit(timeout: .seconds(20)) == .exited(0), "\(plug.stderrText)")
         let took = Date().timeIntervalSince(before)
         // The ordered stop alone would take the stdin grace (2 s) and the SIGTERM grace (2 s).
         #expect(took < 1.5, "took \(took) s after the second signal")
@@ -80,13 +80,13 @@ import Testing
 
     /// `isobar attach` on SIGTERM: its input loop ends, it closes its session and exits 0 (before:
     /// killed by the signal, status 143, with no cleanup).
-    @Test func attachEndsCleanlyOnSIGTERM() throws {
-        let attach = try ProcessHarness.isobar(["attach", "--client", "stopper", "--plain", "--viewport", "40.924,-108.0955,25,20"],
+    @Test func attachEndsCleanlyOnSIGTERM() async throws {
+        let attach = try await ProcessHarness.isobar(["attach", "--client", "stopper", "--plain", "--viewport", "40.924,-108.0955,25,20"],
                                                environment: environment)
-        Thread.sleep(forTimeInterval: 1)
+        try? await Task.sleep(for: .seconds(1))
         let before = Date()
         attach.signal(SIGTERM)
-        #expect(attach.waitForExit(timeout: .seconds(10)) == .exited(0), "\(attach.stderrText)")
+        #expect(await attach.waitForExit(timeout: .seconds(10)) == .exited(0), "\(attach.stderrText)")
         #expect(Date().timeIntervalSince(before) < 2)
     }
 }

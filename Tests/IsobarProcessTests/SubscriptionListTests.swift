@@ -8,7 +8,7 @@ import Testing
 /// Every place that starts a stage on the bus subscribes it to exactly the topics the stage
 /// declares beside its engine: compose.yaml, docs/compose.md and the scripts are text, so they are
 /// checked here against the declarations (`isobar up` and the bench use them directly).
-@Suite struct SubscriptionListTests {
+@Suite(.processSlot) struct SubscriptionListTests {
     static let declared: [String: [String]] = [
         "filter": FilterEngine.subscriptions, "format": FormatEngine.subscriptions,
         "persist": PersistStage.subscriptions, "fetch": FeedFetcher.subscriptions, "places": PlacesEngine.subscriptions,

@@ -4,36 +4,41 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import IsobarCore
 import IsobarHost
+import Synchronization
 
 /// Runs a program as a real child process for process-level tests: the built `isobar` binary (see
 /// `ProcessHarness.isobar(_:environment:)`) or any other command.
 ///
+/// - It is the product's `OneShotProcess` underneath (swift-subprocess: a process group of its
+///   own, default signal dispositions, the child awaited on a pidfd and reaped), its run on a
+///   thread of its own (`TestThreadExecutor.harness`), so a test blocking a pool thread elsewhere
+///   never holds back its output or its exit.
 /// - stdin is a pipe the harness holds open until `closeStdin()` (or deinit), so a program reading
 ///   stdin does not see end of input before the test wants it to.
-/// - stdout and stderr are read on background threads into line buffers, so the child never blocks
-///   on a full pipe. `nextStdoutLine(timeout:)` consumes stdout lines in order; stderr is searched
-///   (`waitForStderr(containing:timeout:)`) and kept whole for failure messages (`stderrText`).
-/// - Every wait takes a timeout: a test fails instead of hanging.
+/// - stdout and stderr are copied line by line into buffers as they come, so the child never
+///   blocks on a full pipe. `nextStdoutLine(timeout:)` consumes stdout lines in order; stderr is
+///   searched (`waitForStderr(containing:timeout:)`) and kept whole for failure messages
+///   (`stderrText`).
+/// - Every wait is an `await` on the process's events (a line, its exit), never a blocked thread,
+///   and takes a timeout: a test fails instead of hanging.
+/// - It starts only inside a test that holds one of the `ProcessTestSlots` (the `.processSlot`
+///   trait), so the async process tests do not all run at once and starve each other's deadlines.
 /// - `deinit` kills a child that is still running together with every descendant's process group
-///   (`HarnessChild.killTree`) and reaps it, so a failing test leaves no stray processes behind
-///   (an `isobar up` that a test never stopped takes its plugs and stages with it).
-/// - It is `HarnessChild` underneath (posix_spawnp, a process group of its own, default signal
-///   dispositions, a waiter thread), not the product's `OneShotProcess`: see `HarnessChild` for why.
+///   (`OneShotProcess.kill`), so a failing test leaves no stray processes behind (an `isobar up`
+///   that a test never stopped takes its plugs and stages with it); swift-subprocess reaps it.
 ///
 /// Example:
 /// ```swift
-/// let broker = try ProcessHarness.isobar(["broker"], environment: ["ISOBAR_PUB": pub, "ISOBAR_SUB": sub])
-/// try #require(broker.waitForStderr(containing: "subscribers", timeout: .seconds(10)) != nil, "\(broker.stderrText)")
+/// let broker = try await ProcessHarness.isobar(["broker"], environment: ["ISOBAR_PUB": pub, "ISOBAR_SUB": sub])
+/// try #require(await broker.waitForStderr(containing: "subscribers", timeout: .seconds(10)) != nil, "\(broker.stderrText)")
 /// broker.signal(SIGTERM)
-/// #expect(broker.waitForExit(timeout: .seconds(5)) == .exited(0))
+/// #expect(await broker.waitForExit(timeout: .seconds(5)) == .exited(0))
 /// ```
-///
-/// `@unchecked Sendable`: mutable state (line buffers, exit status) lives in `Shared` and is only
-/// touched under its condition's lock; `child` is thread-safe.
-final class ProcessHarness: @unchecked Sendable {
+final class ProcessHarness: Sendable {
     /// How a process ended.
-    enum Termination: Equatable, CustomStringConvertible {
+    enum Termination: Equatable, Sendable, CustomStringConvertible {
         case exited(Int32)
         case signaled(Int32)
 
@@ -52,25 +57,88 @@ final class ProcessHarness: @unchecked Sendable {
 
     /// The child's pid.
     let pid: pid_t
-    /// The running process (its pipes, its exit).
-    private let child: HarnessChild
+    /// The running process (its stdin, its signals, its teardown).
+    private let process: OneShotProcess
     /// The command line, for messages.
     let commandLine: String
+    /// What the process's copies share with the test. They hold only this box, never the harness
+    /// itself, so dropping the harness runs `deinit` (which kills a child still running).
+    private let box: Shared
 
-    /// What the background threads share with the test. The threads hold only this box, never the
-    /// harness itself, so dropping the harness runs `deinit` (which kills a child still running).
-    private final class Shared: @unchecked Sendable {
-        let condition = NSCondition()
-        var stdoutLines: [String] = []
-        var stdoutRead = 0
-        var stderrLines: [String] = []
-        var termination: Termination?
-        var stdoutOpen = true
-        var stderrOpen = true
+    /// The lines and the exit seen so far; `changed` is raised (and replaced) on every change, so
+    /// a wait awaits the next event instead of polling.
+    private final class Shared: Sendable {
+        struct State {
+            var stdoutLines: [String] = []
+            var stdoutRead = 0
+            var stderrLines: [String] = []
+            /// Set once the process has ended and its output has been copied to its end.
+            var termination: Termination?
+            var changed = Latch()
+        }
+
+        /// What a wait's check decides.
+        enum Check<Value> {
+            case keepWaiting
+            case done(Value)
+        }
+
+        let state = Mutex(State())
+
+        /// Applies `change` and wakes every wait.
+        func update(_ change: (inout State) -> Void) {
+            let changed = state.withLock { state in
+                change(&state)
+                let changed = state.changed
+                state.changed = Latch()
+                return changed
+            }
+            changed.raise()
+        }
+
+        /// Runs `check` now and after every change until it is done or `timeout` has passed
+        /// (then nil).
+        func wait<Value>(timeout: Duration, _ check: (inout State) -> Check<Value?>) async -> Value? {
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                let (outcome, changed) = state.withLock { state in (check(&state), state.changed) }
+                if case .done(let value) = outcome { return value }
+                let remaining = deadline - ContinuousClock.now
+                if remaining <= .zero { return nil }
+                _ = await changed.sleep(for: remaining)
+            }
+        }
+
+        /// Lines copied but not yet in `state`: they join it at the next `flush`, so a stream
+        /// that writes fast wakes the waits once per read, not once per line.
+        private let pending = Mutex<(stdout: [String], stderr: [String])>(([], []))
+
+        func append(_ stream: SupervisedProcess.Stream, _ event: LineEvent) {
+            let line = switch event {
+            case .line(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .tooLong(let length, let excerpt): "\(excerpt)... (a line of \(length) bytes, cut by the harness)"
+            }
+            pending.withLock { pending in
+                switch stream {
+                case .standardOutput: pending.stdout.append(line)
+                case .standardError: pending.stderr.append(line)
+                }
+            }
+        }
+
+        /// Moves the lines copied since the last flush into `state`.
+        func flush() {
+            let (stdout, stderr) = pending.withLock { pending in
+                defer { pending = ([], []) }
+                return pending
+            }
+            guard !stdout.isEmpty || !stderr.isEmpty else { return }
+            update { state in
+                state.stdoutLines += stdout
+                state.stderrLines += stderr
+            }
+        }
     }
-
-    private let box = Shared()
-    private var condition: NSCondition { box.condition }
 
     // MARK: Locating the binary
 
@@ -98,7 +166,7 @@ final class ProcessHarness: @unchecked Sendable {
     }
 
     /// Starts `isobar ARGUMENTS...` with `environment` added to (and overriding) the test's environment.
-    static func isobar(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessHarness {
+    static func isobar(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessHarness {
         let binary = isobarBinary
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw LaunchError(description: "no isobar binary at \(binary): run `swift build` first (or set ISOBAR_BINARY)")
@@ -109,40 +177,46 @@ final class ProcessHarness: @unchecked Sendable {
         if environment["ISOBAR_PLACES"] == nil {
             environment["ISOBAR_PLACES"] = packageRoot.appendingPathComponent("Fixtures/places-sample.txt").path
         }
-        return try ProcessHarness(binary, arguments, environment: environment)
+        return try await ProcessHarness(binary, arguments, environment: environment)
     }
 
     // MARK: Launching
 
     /// Starts `executable` (looked up in PATH when it has no `/`) with `arguments`, no shell.
     /// `environment` is added to (and overrides) the test process's environment.
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws {
         commandLine = ([executable] + arguments).joined(separator: " ")
-        let box = self.box
+        guard ProcessTestSlots.held else {
+            throw LaunchError(description: "cannot start \(commandLine): a test that starts processes runs in a slot (`@Suite(.processSlot)` or `@Test(.processSlot)`, see ProcessTestSlots)")
+        }
+        let box = Shared()
+        self.box = box
         do {
-            child = try HarnessChild.spawn(command: executable, arguments: arguments, environment: environment) { exit in
-                let ended: Termination = switch exit {
-                case .exited(let code): .exited(code)
-                case .signaled(let signal): .signaled(signal)
-                }
-                box.condition.lock()
-                box.termination = ended
-                box.condition.broadcast()
-                box.condition.unlock()
-            }
+            process = try await OneShotProcess.start(
+                command: executable, arguments: arguments, environment: environment, input: .pipe,
+                maxLineLength: 1 << 28, copy: { box.append($0, $1) }, flush: { _ in box.flush() },
+                executor: TestThreadExecutor.harness)
         } catch {
             throw LaunchError(description: "cannot start \(commandLine): \(error)")
         }
-        pid = child.pid
-        Self.startReader(child.stdout, name: "stdout-\(pid)", box: box) { box, line in box.stdoutLines.append(line) } done: { $0.stdoutOpen = false }
-        Self.startReader(child.stderr, name: "stderr-\(pid)", box: box) { box, line in box.stderrLines.append(line) } done: { $0.stderrOpen = false }
+        pid = process.pid
+        let process = self.process
+        // The run ends after its output has been copied to its end, so a test that saw the exit
+        // has every line.
+        Task(executorPreference: TestThreadExecutor.harness) {
+            let exit = await process.waitForExit()
+            let ended: Termination = switch exit {
+            case .exited(let code): .exited(code)
+            case .signaled(let signal): .signaled(signal)
+            case nil: .signaled(0)
+            }
+            box.flush()
+            box.update { $0.termination = ended }
+        }
     }
 
     deinit {
-        if child.exit == nil {
-            child.killTree()
-            _ = waitForExit(timeout: .seconds(5))
-        }
+        if process.exit == nil { process.kill() }
         closeStdin()
     }
 
@@ -150,11 +224,11 @@ final class ProcessHarness: @unchecked Sendable {
 
     /// Writes `text` to the child's stdin (blocking while the pipe is full).
     func write(_ text: String) throws {
-        guard !child.stdin.isClosed else { throw LaunchError(description: "stdin of \(commandLine) is closed") }
+        guard let stdin = process.stdin, !stdin.isClosed else { throw LaunchError(description: "stdin of \(commandLine) is closed") }
         let bytes = Array(text.utf8)
         let failure = bytes.withUnsafeBytes { raw -> String? in
             do {
-                try child.stdin.writeAll(raw)
+                try stdin.writeAll(raw)
                 return nil
             } catch {
                 return "\(error)"
@@ -170,94 +244,78 @@ final class ProcessHarness: @unchecked Sendable {
 
     /// Closes the child's stdin: it sees end of input. Idempotent.
     func closeStdin() {
-        child.stdin.close()
+        process.stdin?.close()
     }
 
     // MARK: stdout and stderr
 
-    /// The next stdout line not returned before, waiting up to `timeout`; nil on timeout or end of output.
-    func nextStdoutLine(timeout: Duration) -> String? {
-        let deadline = Date().addingTimeInterval(Self.seconds(timeout))
-        condition.lock()
-        defer { condition.unlock() }
-        while box.stdoutRead >= box.stdoutLines.count {
-            if !box.stdoutOpen { return nil }
-            if !condition.wait(until: deadline) { return nil }
+    /// The next stdout line not returned before, waiting up to `timeout`; nil on timeout or once
+    /// the process has ended and every line has been returned.
+    func nextStdoutLine(timeout: Duration) async -> String? {
+        await box.wait(timeout: timeout) { state in
+            if state.stdoutRead < state.stdoutLines.count {
+                state.stdoutRead += 1
+                return .done(state.stdoutLines[state.stdoutRead - 1])
+            }
+            return state.termination == nil ? .keepWaiting : .done(nil)
         }
-        box.stdoutRead += 1
-        return box.stdoutLines[box.stdoutRead - 1]
     }
 
     /// Waits up to `timeout` for a stderr line (any seen so far, or a later one) containing `text`;
     /// returns the first such line, or nil.
-    func waitForStderr(containing text: String, timeout: Duration) -> String? {
-        waitForStderr(timeout: timeout) { $0.contains(text) }
+    func waitForStderr(containing text: String, timeout: Duration) async -> String? {
+        await waitForStderr(timeout: timeout) { $0.contains(text) }
     }
 
     /// Waits up to `timeout` for the process's readiness line (`Readiness`: a `notice` whose
     /// message starts with `ready: `); returns it, or nil.
-    func waitForReady(timeout: Duration) -> String? {
-        waitForStderr(timeout: timeout) { $0.contains(" notice ") && $0.contains(": " + Readiness.prefix) }
+    func waitForReady(timeout: Duration) async -> String? {
+        await waitForStderr(timeout: timeout) { $0.contains(" notice ") && $0.contains(": " + Readiness.prefix) }
     }
 
-    /// Waits up to `timeout` for a stderr line matching `predicate`; returns the first such line, or nil.
-    func waitForStderr(timeout: Duration, where predicate: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(Self.seconds(timeout))
-        condition.lock()
-        defer { condition.unlock() }
+    /// Waits up to `timeout` for a stderr line matching `predicate`; returns the first such line,
+    /// or nil (also once the process has ended without one).
+    func waitForStderr(timeout: Duration, where predicate: (String) -> Bool) async -> String? {
         var checked = 0
-        while true {
-            while checked < box.stderrLines.count {
-                if predicate(box.stderrLines[checked]) { return box.stderrLines[checked] }
+        return await box.wait(timeout: timeout) { state in
+            while checked < state.stderrLines.count {
+                if predicate(state.stderrLines[checked]) { return .done(state.stderrLines[checked]) }
                 checked += 1
             }
-            if !box.stderrOpen { return nil }
-            if !condition.wait(until: deadline) { return nil }
+            return state.termination == nil ? .keepWaiting : .done(nil)
         }
     }
 
     /// Number of stderr lines so far containing `text`.
     func stderrCount(containing text: String) -> Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return box.stderrLines.filter { $0.contains(text) }.count
+        box.state.withLock { $0.stderrLines.filter { $0.contains(text) }.count }
     }
 
     /// Everything the child wrote on stderr so far: attach it to failure messages.
     var stderrText: String {
-        condition.lock()
-        defer { condition.unlock() }
-        return box.stderrLines.joined(separator: "\n")
+        box.state.withLock { $0.stderrLines.joined(separator: "\n") }
     }
 
-    /// Every stdout line so far; once the process has ended, waits (up to 5 s) for the reader to
-    /// reach end of file first, so lines written just before the exit are not missed.
+    /// Every stdout line so far (every line it wrote, once `waitForExit` has returned its end).
     var allStdoutLines: [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date().addingTimeInterval(5)
-        while box.termination != nil && box.stdoutOpen {
-            if !condition.wait(until: deadline) { break }
-        }
-        return box.stdoutLines
+        box.state.withLock { $0.stdoutLines }
     }
 
     // MARK: Signals and exit
 
     /// Sends `signal` to the child, unless it has already ended.
     func signal(_ signal: Int32) {
-        child.send(signal: signal)
+        process.signal(signal)
+    }
+
+    /// How the child ended, or nil while it runs (or its output is still being copied).
+    var termination: Termination? {
+        box.state.withLock { $0.termination }
     }
 
     /// Waits up to `timeout` for the child to end; nil if it is still running.
-    func waitForExit(timeout: Duration) -> Termination? {
-        let deadline = Date().addingTimeInterval(Self.seconds(timeout))
-        condition.lock()
-        defer { condition.unlock() }
-        while box.termination == nil {
-            if !condition.wait(until: deadline) { break }
-        }
-        return box.termination
+    func waitForExit(timeout: Duration) async -> Termination? {
+        await box.wait(timeout: timeout) { state in state.termination.map { .done($0) } ?? .keepWaiting }
     }
 
     /// Pids of the child's own children (e.g. the COMMAND an `isobar plug` runs), from /proc.
@@ -318,14 +376,19 @@ final class ProcessHarness: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` until the child has at least one child process; returns their pids.
-    func waitForChildPIDs(timeout: Duration) -> [pid_t] {
+    func waitForChildPIDs(timeout: Duration) async -> [pid_t] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let pids = childPIDs()
             if !pids.isEmpty { return pids }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return []
+    }
+
+    /// Every descendant of `pid` now living (children first), from /proc.
+    static func descendants(of pid: pid_t) -> [pid_t] {
+        OneShotProcess.descendants(of: pid)
     }
 
     /// Whether a process with this pid exists (and is not a zombie).
@@ -359,48 +422,5 @@ final class ProcessHarness: @unchecked Sendable {
     /// `tcp://127.0.0.1:PORT` on a free port.
     static func freeTCPEndpoint() -> String {
         "tcp://127.0.0.1:\(freeTCPPort())"
-    }
-
-    // MARK: Private
-
-    private static func startReader(
-        _ pipe: ChildProcessPipe, name: String, box: Shared,
-        append: @escaping @Sendable (Shared, String) -> Void,
-        done: @escaping @Sendable (Shared) -> Void
-    ) {
-        let thread = Thread {
-            var pending: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = buffer.withUnsafeMutableBytes { (try? pipe.read(into: $0)) ?? 0 }
-                if n <= 0 { break }
-                pending.append(contentsOf: buffer[0..<n])
-                var lines: [String] = []
-                var start = pending.startIndex
-                while let newline = pending[start...].firstIndex(of: 0x0A) {
-                    lines.append(String(decoding: pending[start..<newline], as: UTF8.self))
-                    start = newline + 1
-                }
-                pending.removeSubrange(..<start)
-                if !lines.isEmpty {
-                    box.condition.lock()
-                    for line in lines { append(box, line) }
-                    box.condition.broadcast()
-                    box.condition.unlock()
-                }
-            }
-            pipe.close()
-            box.condition.lock()
-            if !pending.isEmpty { append(box, String(decoding: pending, as: UTF8.self)) }
-            done(box)
-            box.condition.broadcast()
-            box.condition.unlock()
-        }
-        thread.name = "harness-\(name)"
-        thread.start()
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
     }
 }
