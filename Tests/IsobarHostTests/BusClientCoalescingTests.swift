@@ -58,7 +58,13 @@ import Testing
         try Self.withBus(subscribing: ["annotations/"]) { raw, received, publisher in
             let frames = try Self.firstFrames(publisher, raw)
             #expect(frames == ["annotations/", Self.lines.joined(separator: "\n")])
-            #expect(AttachHeldInputTests.eventually(10) { received.all.count >= 2 })
+            // The raw socket hearing a frame does not mean the listener's subscription has reached
+            // the broker yet: keep publishing until the listener hears one. Each publish is one
+            // message (alice then bob), so its first two lines are still in that order.
+            #expect(AttachHeldInputTests.eventually(10) {
+                if received.all.count < 2 { publisher.publish(lines: Self.lines.map { Array($0.utf8) }) }
+                return received.all.count >= 2
+            })
             #expect(Array(received.all.prefix(2)) == ["annotations/alice " + Self.lines[0], "annotations/bob " + Self.lines[1]])
         }
     }
