@@ -25,4 +25,25 @@ import Testing
             for key in 0..<UInt64(200) { #expect(set.contains(key) == (reference[key] != nil)) }
         }
     }
+
+    /// The in-place sort on orders a quicksort can trip on (sorted, reversed, organ pipe, runs,
+    /// random) and sizes around its cut-offs: ascending keys, each entry kept whole.
+    @Test func sortByKeyOrdersEveryShape() {
+        var rng = TestSupport.Random(seed: 3)
+        for count in [0, 1, 2, 23, 24, 25, 64, 65, 200, 5_000] {
+            let shapes: [[UInt64]] = [
+                (0..<count).map { UInt64($0) },
+                (0..<count).map { UInt64(count - $0) },
+                (0..<count).map { UInt64($0 < count / 2 ? 2 * $0 : 2 * (count - $0) + 1) },
+                (0..<count).map { UInt64(($0 % 50) * 1_000 + $0 / 50) },
+                (0..<count).map { _ in rng.next() },
+            ]
+            for keys in shapes where Set(keys).count == keys.count {
+                var entries = keys.enumerated().map { ShownSet.Entry(key: $1, fingerprint: $1 &* 31, index: Int32($0)) }
+                ShownSet.sortByKey(&entries)
+                #expect(entries.map(\.key) == keys.sorted(), "count \(count)")
+                #expect(entries.allSatisfy { $0.fingerprint == $0.key &* 31 && keys[Int($0.index)] == $0.key })
+            }
+        }
+    }
 }

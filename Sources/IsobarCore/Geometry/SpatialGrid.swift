@@ -125,12 +125,62 @@ public struct SpatialGrid: Sendable {
     /// The indices of the points inside `region` (in `forEach` order), or nil as soon as there are
     /// more than `limit`: one pass answers both "how many?" and "which?" for a view that needs no
     /// clustering, and gives up after `limit + 1` points for one that does.
+    ///
+    /// The filter's per-pan query, so its loop is written out: the region's bounds in locals (at
+    /// most two longitude ranges), the arrays read through buffer pointers, and a cell range that
+    /// lies wholly inside the region's latitudes skips that test. The same points in the same
+    /// order as `visit`.
     public func indices(in region: Region, limit: Int) -> [Int32]? {
+        let columnRanges = columnRanges(in: region)
+        let minLatitude = region.minLatitude, maxLatitude = region.maxLatitude
+        let all = region.allLongitudes
+        let ranges = region.longitudeRanges
+        let west0 = ranges.count > 0 ? ranges[0].lowerBound : 0, east0 = ranges.count > 0 ? ranges[0].upperBound : -1
+        let west1 = ranges.count > 1 ? ranges[1].lowerBound : 0, east1 = ranges.count > 1 ? ranges[1].upperBound : -1
+        guard all || ranges.count <= 2 else {
+            var found: [Int32] = []
+            let complete = visit(in: region) { index in
+                guard found.count < limit else { return false }
+                found.append(index)
+                return true
+            }
+            return complete ? found : nil
+        }
         var found: [Int32] = []
-        let complete = visit(in: region) { index in
-            guard found.count < limit else { return false }
-            found.append(index)
-            return true
+        found.reserveCapacity(min(limit, 256))
+        let resolution = Double(cellsPerDegree)
+        let complete = cellStart.withUnsafeBufferPointer { cellStart in
+            latitudes.withUnsafeBufferPointer { latitudes in
+                longitudes.withUnsafeBufferPointer { longitudes in
+                    order.withUnsafeBufferPointer { order -> Bool in
+                        for r in rowRange(in: region) {
+                            let rowBase = r * columns
+                            // The row's latitudes [r / res - 90, (r + 1) / res - 90] inside the region's, with a
+                            // margin far above the rounding of a point's row (so no point is let in that the test
+                            // would keep out).
+                            let rowInside = Double(r) / resolution - 90 - 1e-9 >= minLatitude
+                                && Double(r + 1) / resolution - 90 + 1e-9 <= maxLatitude
+                            for columnRange in columnRanges {
+                                let start = Int(cellStart[rowBase + columnRange.lowerBound])
+                                let end = Int(cellStart[rowBase + columnRange.upperBound + 1])
+                                for k in start..<end {
+                                    if !rowInside {
+                                        let latitude = latitudes[k]
+                                        guard latitude >= minLatitude && latitude <= maxLatitude else { continue }
+                                    }
+                                    if !all {
+                                        let longitude = longitudes[k]
+                                        guard (longitude >= west0 && longitude <= east0) || (longitude >= west1 && longitude <= east1) else { continue }
+                                    }
+                                    guard found.count < limit else { return false }
+                                    found.append(order[k])
+                                }
+                            }
+                        }
+                        return true
+                    }
+                }
+            }
         }
         return complete ? found : nil
     }

@@ -1,0 +1,40 @@
+import Testing
+@testable import IsobarCore
+
+/// `SpatialGrid.indices(in:limit:)`, the filter's per-pan query with its loop written out, against
+/// the plain walk (`indices(in:)`): the same points in the same order, nil exactly when there are
+/// more than `limit`, including points on and next to the cell rows' edges.
+@Suite struct GridLimitQueryTests {
+    @Test func theLimitQueryIsThePlainWalkInTheSameOrder() throws {
+        var random = TestSupport.Random(seed: 5)
+        var points = try TestSupport.world().map(\.coordinate)
+        // Points on whole degrees (a row's edge), a hair either side, and at the poles and the antimeridian.
+        for _ in 0..<3_000 {
+            let whole = Double(Int(random.uniform(-89...89)))
+            let nudge = [0, 1e-12, -1e-12, 1e-7, -1e-7][Int(random.next() % 5)]
+            points.append(Coordinate(latitude: whole + nudge, longitude: random.uniform(-180...180)))
+        }
+        points += [Coordinate(latitude: 90, longitude: 180), Coordinate(latitude: -90, longitude: -180), Coordinate(latitude: 0, longitude: 180)]
+        let grid = SpatialGrid(coordinates: points)
+        var compared = 0, overLimit = 0
+        for k in 0..<4_000 {
+            // Half the regions have edges on whole degrees, where the row test is skipped or not.
+            let lat = k % 2 == 0 ? Double(Int(random.uniform(-85...85))) + 0.5 : random.uniform(-90...90)
+            let dlat = k % 2 == 0 ? Double(1 + Int(random.next() % 6)) : random.uniform(0.01...40)
+            let lon = k % 7 == 0 ? random.uniform(175...180) : random.uniform(-180...180)
+            let dlon = k % 11 == 0 ? random.uniform(300...400) : random.uniform(0.01...50)
+            let region = try Region(center: Coordinate(latitude: lat, longitude: lon), latitudeDelta: dlat, longitudeDelta: dlon)
+            let all = grid.indices(in: region)
+            let limit = k % 3 == 0 ? max(1, all.count - 1) : 1_000_000
+            let limited = grid.indices(in: region, limit: limit)
+            if all.count > limit {
+                #expect(limited == nil, "region \(region)")
+                overLimit += 1
+            } else {
+                #expect(limited == all, "region \(region)")
+                compared += 1
+            }
+        }
+        #expect(compared > 2_000 && overLimit > 500)
+    }
+}
