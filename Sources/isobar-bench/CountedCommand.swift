@@ -24,6 +24,12 @@ struct CountedCommand: ParsableCommand {
     var clients = 20
     @Option(help: "Pans per client.")
     var steps = 10
+    @Option(help: "Largest pan step, as a fraction of the span (0.5: jumping around, the gate's workload; 0.1: a finger dragging the map).")
+    var panStep = 0.5
+    @Option(help: "Largest zoom factor of one step (2: jumping around; 1.1: a pinch in progress).")
+    var zoomStep = 2.0
+    @Option(help: "Bytes of `visible` items the filter keeps per snapshot (FilterOptions.itemCacheBytes; 0: none, every item written afresh).")
+    var itemCacheBytes = FilterOptions().itemCacheBytes
     @Option(help: "Places in the generated gazetteer (geocode and reverse paths).")
     var places = 2_000
     @Option(help: "Geocode queries and reverse points, each.")
@@ -36,7 +42,9 @@ struct CountedCommand: ParsableCommand {
     func run() throws {
         let generated = StationGenerator(world: syntheticWorld(), seed: seed).stations(count: stations)
         let (_, lines) = StationGenerator.snapshotLines(generated, fetchedAt: Self.fetchedAt)
-        let engine = FilterEngine(options: FilterOptions(), wallClock: { CountedCommand.now })
+        var options = FilterOptions()
+        options.itemCacheBytes = itemCacheBytes
+        let engine = FilterEngine(options: options, wallClock: { CountedCommand.now })
         var out = JSONWriter(capacity: 1 << 20)
         countedSnapshotLoad(engine, lines, &out)
         guard let snapshot = engine.snapshot(for: .today) else {
@@ -74,7 +82,7 @@ struct CountedCommand: ParsableCommand {
     /// Every client's pans (the `clients` benchmark's jumping walk), interleaved as they would
     /// arrive, as viewport lines without their newline.
     private func planViewports(_ snapshot: StationSnapshot) -> [(client: Int, line: [UInt8])] {
-        var planners = (0..<clients).map { PanPlanner(seed: seed &+ 10_000 &+ UInt64($0), spans: 0.5...2.0) }
+        var planners = (0..<clients).map { PanPlanner(seed: seed &+ 10_000 &+ UInt64($0), spans: 0.5...2.0, step: panStep, zoom: zoomStep) }
         var result: [(client: Int, line: [UInt8])] = []
         for _ in 0..<steps {
             for client in 0..<clients {

@@ -62,6 +62,9 @@ public final class FilterEngine: LineStage {
     public var spill: ((inout JSONWriter) -> Void)?
     /// How much answer the writer holds before `spill` takes it (1 MiB).
     public var spillBytes = 1 << 20
+    /// `send`'s working buffers, kept between answers (see there).
+    private var scratchEntries: [ShownSet.Entry] = []
+    private var scratchChanged: [Bool] = []
 
     public init(options: FilterOptions = FilterOptions(), favorites: any FavoritesBacking = InMemoryFavorites(),
                 wallClock: @escaping @Sendable () -> Double = { WallClock.now() }) {
@@ -79,6 +82,17 @@ public final class FilterEngine: LineStage {
     public func handle(line: UnsafeRawBufferPointer, now: Double, into out: inout JSONWriter) {
         clock = now
         if receiveStation(line) { sweep(now: now); return }
+        // A pan in the shape every Isobar writer gives it, read in place (`Viewport(canonical:)`);
+        // any other line (and any error) takes the generic path below.
+        if options.shard.isWhole, let viewport = Viewport(canonical: line) {
+            do {
+                try update(viewport, now: now, into: &out)
+            } catch {
+                ErrorMessage(stage: Self.stage, error, line: line, client: viewport.client).write(to: &out)
+            }
+            sweep(now: now)
+            return
+        }
         let object: JSONObject
         do {
             object = try JSONObject(parsing: line)
@@ -211,7 +225,8 @@ public final class FilterEngine: LineStage {
                 }
                 return
             }
-            let snapshot = StationSnapshot(end: end, stations: consume stations, interner: interner)  // laid out in place, not copied
+            let snapshot = StationSnapshot(end: end, stations: consume stations, interner: interner,
+                                           itemByteLimit: options.itemCacheBytes)  // laid out in place, not copied
             snapshots[end.day] = snapshot
             staleCounts[end.day] = nil  // counted afresh on the next tick
             if let first = snapshot.duplicateIDs.first {
@@ -379,7 +394,17 @@ public final class FilterEngine: LineStage {
         let threshold = staleThreshold()
         var upsertStations: [Int32] = []
         var upsertClusters: [Cluster] = []
-        var entries: [ShownSet.Entry] = []
+        // The engine's buffers, taken for this answer and handed back at the end (no allocation
+        // per pan for the two largest).
+        var entries = scratchEntries, changed = scratchChanged
+        scratchEntries = []
+        scratchChanged = []
+        defer {
+            entries.removeAll(keepingCapacity: entries.capacity <= 4_096)
+            changed.removeAll(keepingCapacity: changed.capacity <= 4_096)
+            scratchEntries = entries
+            scratchChanged = changed
+        }
         var items = VisibleItems()
         if let snapshot {
             items = Clusterer.items(in: client.viewport.region, of: snapshot, limit: client.viewport.limit)
@@ -397,7 +422,7 @@ public final class FilterEngine: LineStage {
         }
         // Stations in the order the grid gave them, then clusters; removals ascending by key, so
         // two runs of the same input give the same bytes.
-        var changed = [Bool](repeating: false, count: items.total)
+        changed.append(contentsOf: repeatElement(false, count: items.total))
         let removed = client.shown.replace(with: &entries, full: full, changed: &changed)
         for (n, position) in items.stations.enumerated() where changed[n] { upsertStations.append(position) }
         let base = items.stations.count
@@ -426,13 +451,13 @@ public final class FilterEngine: LineStage {
         if let snapshot {
             let uniform = uniformStaleness(snapshot, threshold: threshold)
             let fetchedAt = snapshot.fetchedAt
-            // Through a buffer pointer. (The compiler still copies each record for the call,
-            // retaining its strings; see `Station.writeAnnotation`.)
+            let itemBytes = snapshot.itemBytes
+            // Through a buffer pointer; each station's members copied from the snapshot's cache
+            // once written (`StationItemBytes`: the same bytes, without printing them again).
             snapshot.stations.withUnsafeBufferPointer { all in
                 for position in stations {
                     out.objectStart()
-                    all[Int(position)].writeMembers(to: &out)
-                    all[Int(position)].writeIcon(to: &out)
+                    itemBytes.writeMembers(of: all, at: Int(position), into: &out)
                     let stale = uniform ?? threshold.map { StaleClock.isStale(all[Int(position)], threshold: $0, fetchedAt: fetchedAt) } ?? false
                     if stale { out.key("stale"); out.bool(true) }
                     out.objectEnd()

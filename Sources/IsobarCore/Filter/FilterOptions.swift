@@ -42,6 +42,9 @@ public struct FilterOptions: Sendable {
     /// Forecasts on demand: a detail without a forecast of its own asks the forecast stage for
     /// its cell's (`outlook`) and shows it when it comes (`isobar filter --forecasts`).
     public var forecasts = false
+    /// The bound on the `visible` item bytes kept per snapshot, so a station sent again is copied
+    /// rather than written again (``StationItemBytes``; 0 keeps none: every item written afresh).
+    public var itemCacheBytes = StationItemBytes.defaultByteLimit
 
     public init() {}
 }

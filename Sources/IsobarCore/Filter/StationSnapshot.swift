@@ -32,6 +32,10 @@ public final class StationSnapshot {
     private let positionByKey: [Int32]
     private let interner: KeyInterner
 
+    /// Each station's `visible` item bytes, kept on first use (see `StationItemBytes`): per
+    /// snapshot, so a feed change, which is a new snapshot, is written afresh.
+    let itemBytes: StationItemBytes
+
     /// Ids that appeared more than once in the snapshot as received (each listed once); only the
     /// first of each (lowest `seq`) was kept.
     public let duplicateIDs: [String]
@@ -39,7 +43,9 @@ public final class StationSnapshot {
     /// Takes `stations` over (`consuming`): the records are laid out in grid order in place, so
     /// the caller must not keep the array (a second reference would copy all of it, 88 MB and a
     /// retain of every name at a million stations, on the first move).
-    public init(end: SnapshotEnd, stations received: consuming [Station], interner: KeyInterner) {
+    /// `itemByteLimit`: the bound on the `visible` item bytes kept for its stations (`StationItemBytes`).
+    public init(end: SnapshotEnd, stations received: consuming [Station], interner: KeyInterner,
+                itemByteLimit: Int = StationItemBytes.defaultByteLimit) {
         day = end.day
         id = end.snapshot
         source = end.source
@@ -95,6 +101,7 @@ public final class StationSnapshot {
         staleClock = StaleClock(stations: stations)
         positionByKey = positions
         self.interner = interner
+        itemBytes = StationItemBytes(count: stations.count, byteLimit: itemByteLimit)
     }
 
     /// Each station's `fingerprint`, two at a time (``Station/fingerprints(_:_:)``: two

@@ -1,0 +1,73 @@
+/// The bytes of each station's `visible` item members (`Station.writeMembers` then `writeIcon`:
+/// everything between the item's `{` and its `stale` mark), written once per snapshot, the first
+/// time a client is sent the station, and copied from then on.
+///
+/// Why: writing a station's members (two escaped strings, six numbers printed as decimals) was
+/// the largest part of a pan's cost in the filter, and the same station is sent to client after
+/// client, pan after pan, unchanged until the next snapshot. A snapshot's stations never change
+/// (``StationSnapshot`` is immutable; a feed change is a new snapshot, with a new, empty cache),
+/// so a cached item can never be stale: a station whose data changes comes in a new snapshot and
+/// is written afresh from it.
+///
+/// Bounded: the bytes live in chunks of `chunkBytes` (1 MiB), at most `byteLimit` in all; once
+/// that is reached, further stations are written field by field as before (the same bytes, just
+/// not kept). The index (8 bytes a station) is only allocated on first use, so a filter that
+/// only loads snapshots (`isobar filter --viewport`) pays nothing.
+///
+/// Not thread-safe: used by the one filter engine that owns the snapshot.
+public final class StationItemBytes {
+    static let chunkBytes = 1 << 20
+    /// The default bound on the bytes kept per snapshot (64 MiB: every station of a
+    /// 300,000-station snapshot at a usual ~200 bytes each).
+    public static let defaultByteLimit = 64 << 20
+
+    /// Per station position: 0 (not written yet) or chunk index << 40 | offset << 20 | length.
+    private var entries: [UInt64] = []
+    private var chunks: [[UInt8]] = []
+    private let count: Int
+    let byteLimit: Int
+    /// Bytes held in the chunks, all told.
+    private(set) var bytesHeld = 0
+    /// Stations whose bytes are held.
+    private(set) var stationsHeld = 0
+
+    init(count: Int, byteLimit: Int = StationItemBytes.defaultByteLimit) {
+        self.count = count
+        self.byteLimit = byteLimit
+    }
+
+    /// Writes the members of `stations[position]` (as `writeMembers` + `writeIcon` would, right after
+    /// an `objectStart`) into `out`, from the cache when held, otherwise writing them and keeping
+    /// a copy while the bound allows.
+    func writeMembers(of stations: UnsafeBufferPointer<Station>, at position: Int, into out: inout JSONWriter) {
+        if entries.isEmpty { entries = [UInt64](repeating: 0, count: count) }
+        let entry = entries[position]
+        if entry != 0 {
+            let chunk = Int(entry >> 40), offset = Int((entry >> 20) & 0xF_FFFF), length = Int(entry & 0xF_FFFF)
+            chunks[chunk].withUnsafeBufferPointer { out.raw(UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+            return
+        }
+        let start = out.bytes.count
+        stations[position].writeMembers(to: &out)
+        stations[position].writeIcon(to: &out)
+        keep(out.bytes[start...], at: position)
+    }
+
+    /// Keeps `written` as the bytes of `position` when it fits the bound (and a chunk).
+    private func keep(_ written: ArraySlice<UInt8>, at position: Int) {
+        let length = written.count
+        guard length > 0, length < Self.chunkBytes, bytesHeld + length <= byteLimit else { return }
+        if chunks.isEmpty || chunks[chunks.count - 1].count + length > Self.chunkBytes {
+            guard chunks.count < 1 << 23 else { return }
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(Self.chunkBytes)
+            chunks.append(chunk)
+        }
+        let last = chunks.count - 1
+        let offset = chunks[last].count
+        chunks[last].append(contentsOf: written)
+        entries[position] = UInt64(last) << 40 | UInt64(offset) << 20 | UInt64(length)
+        bytesHeld += length
+        stationsHeld += 1
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+@testable import IsobarCore
+
+/// The filter's per-snapshot cache of `visible` item bytes (`StationItemBytes`): what it copies
+/// must be exactly what writing the station gives, and a station whose data changes (a new
+/// snapshot) must be written from its new data.
+@Suite struct StationItemBytesTests {
+    func feed(_ engine: FilterEngine, _ lines: [[UInt8]]) -> String {
+        var writer = JSONWriter()
+        for line in lines { line.withUnsafeBytes { engine.handle(line: $0, now: 1_000, into: &writer) } }
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    func feed(_ engine: FilterEngine, _ text: String) -> String { feed(engine, [Array(text.utf8)]) }
+
+    func viewport(_ client: String, _ lat: Double, _ lon: Double, _ span: Double) -> String {
+        #"{"type":"viewport","client":"\#(client)","center":{"latitude":\#(lat),"longitude":\#(lon)},"span":{"latitudeDelta":\#(span),"longitudeDelta":\#(span)}}"#
+    }
+
+    /// Two stations near (10, 20), one with an escaped name and an icon.
+    func stations(temperature: Double) -> [Station] {
+        [Station(id: "A1", name: #"Say "hi"\ here"#, coordinate: Coordinate(latitude: 10.5, longitude: 20.25),
+                 temperature: temperature, windSpeed: 3.5, details: StationDetails(icon: .rain)),
+         Station(id: "B2", name: "Plain", coordinate: Coordinate(latitude: 11, longitude: 21), temperature: 50, precipitation: 0)]
+    }
+
+    @Test func aStationWhoseDataChangesIsWrittenAfreshFromTheNewSnapshot() {
+        let engine = FilterEngine()
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: stations(temperature: 61.5), id: "s1", fetchedAt: 1_000))
+        let first = feed(engine, viewport("alice", 10, 20, 4))
+        #expect(first == #"{"type":"visible","client":"alice","version":1,"full":true,"day":"today","snapshot":"s1","source":"feed","fetchedAt":1000,"ageSeconds":0,"upsert":[{"id":"A1","name":"Say \"hi\"\\ here","latitude":10.5,"longitude":20.25,"temperature":61.5,"windSpeed":3.5,"windDirection":null,"precipitation":null,"icon":"rain"},{"id":"B2","name":"Plain","latitude":11,"longitude":21,"temperature":50,"windSpeed":null,"windDirection":null,"precipitation":0}],"remove":[]}"# + "\n")
+        // A second client is sent the same stations: copied from the cache, the same bytes.
+        let second = feed(engine, viewport("bob", 10, 20, 4))
+        #expect(second == first.replacingOccurrences(of: #""client":"alice""#, with: #""client":"bob""#))
+        // A1's temperature changes: the new snapshot's diff, and a new client's full set, carry it.
+        _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: stations(temperature: 12.25), id: "s2", fetchedAt: 2_000))
+        let third = feed(engine, viewport("carol", 10, 20, 4))
+        #expect(third == #"{"type":"visible","client":"carol","version":1,"full":true,"day":"today","snapshot":"s2","source":"feed","fetchedAt":2000,"ageSeconds":0,"upsert":[{"id":"A1","name":"Say \"hi\"\\ here","latitude":10.5,"longitude":20.25,"temperature":12.25,"windSpeed":3.5,"windDirection":null,"precipitation":null,"icon":"rain"},{"id":"B2","name":"Plain","latitude":11,"longitude":21,"temperature":50,"windSpeed":null,"windDirection":null,"precipitation":0}],"remove":[]}"# + "\n")
+        // alice pans away and back: A1 comes back with its new data.
+        _ = feed(engine, viewport("alice", -40, -100, 1))
+        let back = feed(engine, viewport("alice", 10, 20, 4))
+        #expect(back.contains(#"{"id":"A1","name":"Say \"hi\"\\ here","latitude":10.5,"longitude":20.25,"temperature":12.25,"windSpeed":3.5,"windDirection":null,"precipitation":null,"icon":"rain"}"#))
+        #expect(!back.contains("61.5"))
+    }
+
+    /// The same walk of pans by several clients gives the same bytes with the cache, without it,
+    /// and with a bound so small that only some stations are kept.
+    @Test func theCacheNeverChangesABytePanAfterPan() throws {
+        let world = try TestSupport.world()
+        func walk(cacheBytes: Int) -> (String, StationItemBytes?) {
+            var options = FilterOptions()
+            options.itemCacheBytes = cacheBytes
+            options.staleAfter = 3_600
+            let engine = FilterEngine(options: options, wallClock: { 1_795_000_000 })
+            var stations = world
+            for i in stride(from: 0, to: stations.count, by: 3) { stations[i].details = StationDetails(icon: .cloudy) }
+            var out = feed(engine, TestSupport.snapshotLines(day: .today, stations: stations, fetchedAt: 1_795_000_000 - 7_200))
+            var random = TestSupport.Random(seed: 11)
+            for step in 0..<120 {
+                let client = "c\(step % 4)"
+                out += feed(engine, viewport(client, random.uniform(-50...60), random.uniform(-180...180), random.uniform(2...30)))
+            }
+            return (out, engine.snapshot(for: .today)?.itemBytes)
+        }
+        let (uncached, none) = walk(cacheBytes: 0)
+        let (cached, all) = walk(cacheBytes: StationItemBytes.defaultByteLimit)
+        let (partly, some) = walk(cacheBytes: 4_000)
+        #expect(uncached.contains(#""stale":true"#) && uncached.contains(#""icon":"cloudy""#))
+        #expect(cached == uncached)
+        #expect(partly == uncached)
+        #expect(none?.stationsHeld == 0)
+        #expect((all?.stationsHeld ?? 0) > 100)
+        #expect((some?.bytesHeld ?? .max) <= 4_000 && (some?.stationsHeld ?? 0) > 0)
+    }
+}
