@@ -45,27 +45,58 @@ import Testing
         Array(line.utf8).withUnsafeBytes { session.publishFromInput($0) }
     }
 
+    /// What another client's `select` probe looks like to the listener.
+    static let probe = #"{"type":"select","client":"probe","id":"P"}"#
+
+    /// Publishes `probe` from `publisher` until the listener hears it: the listener's subscription
+    /// has then reached the broker, which hands it to every publisher, one that connects later too.
+    /// (A session's held lines are sent once; sent before that, they would go nowhere.)
+    static func waitUntilListening(_ received: Received, probedBy publisher: BusClient) -> Bool {
+        eventually(10) {
+            _ = publisher.publish(probe)
+            return !received.all.isEmpty
+        }
+    }
+
+    /// What the listener heard from alice (the probes left out).
+    static func fromAlice(_ received: Received) -> [String] {
+        received.all.filter { $0 != probe }
+    }
+
+    /// A bus client that hears the viewports (as the filter does): once it has heard the session's,
+    /// the session's publisher is connected to the broker and has its subscribers.
+    static func viewportWatcher(_ broker: InProcessBroker, into viewports: Received) throws -> BusClient {
+        let client = try BusClient(endpoints: BrokerEndpoints(frontend: broker.frontend, backend: broker.backend), topics: ["viewport/"])
+        client.start { _, payload in viewports.append(payload) }
+        return client
+    }
+
     @Test func inputIsHeldUntilTheFirstAnswerThenSentInOrder() throws {
         let broker = try InProcessBroker(curve: nil, logger: CollectedLogs().logger)
         defer { broker.stop() }
         let received = Received()
         let listener = try Self.listener(broker, into: received)
         defer { listener.close() }
-        let filter = try BusClient(endpoints: BrokerEndpoints(frontend: broker.frontend, backend: broker.backend), topics: [])
+        // The filter: it hears viewports, and answers only once it has heard the session's (as the
+        // real one does), so the session's publisher is connected when its held lines leave.
+        let viewports = Received()
+        let filter = try Self.viewportWatcher(broker, into: viewports)
         defer { filter.close() }
+        try #require(Self.waitUntilListening(received, probedBy: filter), "the listener never heard a probe")
         let session = try Self.session(broker)
         defer { session.close() }
         session.start()
         Self.input(session, #"{"type":"select","id":"K1D3"}"#)
         Self.input(session, #"{"type":"nearest","latitude":48.7,"longitude":21.25}"#)
         #expect(session.heldInput == 2)
+        try #require(Self.eventually(10) { !viewports.all.isEmpty }, "the filter never heard the session's viewport")
         // The filter's first answer (repeated: a PUB that has just connected drops what it sends).
         #expect(Self.eventually(10) {
             _ = filter.publish(#"{"type":"annotations","client":"alice","version":1,"full":true,"upsert":[],"remove":[]}"#)
             return session.heldInput == 0
         })
-        #expect(Self.eventually(10) { received.all.count >= 2 }, "\(received.all)")
-        #expect(received.all == [
+        #expect(Self.eventually(10) { Self.fromAlice(received).count >= 2 }, "\(received.all)")
+        #expect(Self.fromAlice(received) == [
             #"{"client":"alice","type":"select","id":"K1D3"}"#,
             #"{"client":"alice","type":"nearest","latitude":48.7,"longitude":21.25}"#,
         ])
@@ -77,15 +108,23 @@ import Testing
         let received = Received()
         let listener = try Self.listener(broker, into: received)
         defer { listener.close() }
+        // No filter answers here; this client only hears the viewports (and probes the listener).
+        let viewports = Received()
+        let watcher = try Self.viewportWatcher(broker, into: viewports)
+        defer { watcher.close() }
+        try #require(Self.waitUntilListening(received, probedBy: watcher), "the listener never heard a probe")
         let session = try Self.session(broker)
         defer { session.close() }
         session.start()
         Self.input(session, #"{"type":"select","id":"K1D3"}"#)
         #expect(session.heldInput == 1)
+        // The held line is sent once, 0.2 s from here: only once the session's publisher is
+        // connected (its viewport heard), else it would go nowhere.
+        try #require(Self.eventually(10) { !viewports.all.isEmpty }, "nobody heard the session's viewport")
         #expect(session.finishInput(stop: StopFlag(), timeout: 0.2) == false)
         #expect(session.heldInput == 0)
-        #expect(Self.eventually(10) { !received.all.isEmpty })
-        #expect(received.all == [#"{"client":"alice","type":"select","id":"K1D3"}"#])
+        #expect(Self.eventually(10) { !Self.fromAlice(received).isEmpty })
+        #expect(Self.fromAlice(received) == [#"{"client":"alice","type":"select","id":"K1D3"}"#])
     }
 
     @Test func aStopEndsTheWaitAtEndOfInputAtOnce() throws {

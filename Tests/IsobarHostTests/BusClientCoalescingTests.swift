@@ -72,10 +72,14 @@ import Testing
     @Test func aNarrowerSubscriberTurnsTheGroupOffAndGetsItsLine() throws {
         try Self.withBus(subscribing: ["annotations/alice"]) { raw, received, publisher in
             // Alice hears her line only once her subscription has reached the publisher, which from
-            // then on sends no group frame.
+            // then on sends no group frame. The raw socket must be heard from too: its subscription
+            // travels on its own connection, and until it reaches the publisher nothing of bob's
+            // leaves there (alice's narrower one does not match it).
+            var rawHeard = false
             #expect(AttachHeldInputTests.eventually(10) {
                 publisher.publish(lines: Self.lines.map { Array($0.utf8) })
-                return !received.all.isEmpty
+                if !rawHeard, (try? raw.receiveMessageNonBlocking()) != nil { rawHeard = true }
+                return !received.all.isEmpty && rawHeard
             })
             let second = Self.lines.map { $0.replacingOccurrences(of: #""version":1"#, with: #""version":2"#) }
             publisher.publish(lines: second.map { Array($0.utf8) })

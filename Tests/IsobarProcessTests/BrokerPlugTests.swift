@@ -119,19 +119,40 @@ struct BrokerPlugTests {
     func refusedInputIsHeldForTheNextCommand() async throws {
         let broker = try await RunningBroker.start()
         let marker = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-refuse-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: marker) }
-        // The first command closes its stdin at once and lingers (every write to it fails with
-        // EPIPE), then exits; the next one (the marker exists) is the jq rewrite.
+        let release = marker + ".release"
+        try #require(mkfifo(release, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+        defer { for path in [marker, release] { try? FileManager.default.removeItem(atPath: path) } }
+        // The first command closes its stdin at once (every write to it fails with EPIPE) and lingers
+        // until the test releases it (a line on the FIFO, held open read-write so neither side waits
+        // for the other to open it), then exits; the next one (the marker exists) is the jq rewrite.
         let script = "if [ -e '\(marker)' ]; then exec " + jqRewrite.map { "'\($0)'" }.joined(separator: " ")
-            + "; else touch '\(marker)'; exec 0<&-; echo ready >&2; sleep 1; exit 1; fi"
+            + "; else touch '\(marker)'; exec 3<>'\(release)'; exec 0<&-; echo ready >&2; read -r go <&3; exit 1; fi"
         let plug = try await broker.startPlug(["--sub", "in", "--", "sh", "-c", script])
         let client = try BusClient(broker, subscriptions: ["out"])
-        try #require(await plug.waitForStderr(containing: "ready", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
-        // While the first command refuses input: 100 lines, published until the subscription is up.
-        for seq in 0..<100 {
-            try client.pub.send(topic: "in", line: #"{"type":"in","seq":\#(seq)}"#)
-            usleep(2_000)
+        try #require(await plug.waitForStderr(timeout: .seconds(10)) { $0 == "ready" } != nil, "\(plug.stderrText)")
+        // The test publishes on an XPUB, which hears the subscriptions: once the plug's `in` has
+        // reached it, every line it sends reaches the plug. (Sent blind, an unknown number of the
+        // first lines went nowhere: the slow joiner, longer than any fixed pacing on a loaded host.)
+        let publisher = try ZMQSocket(client.context, .xpub)
+        defer { publisher.close() }
+        try publisher.connect(broker.frontend)
+        var subscribed = false
+        let subscribedBy = ContinuousClock.now + .seconds(20)
+        while !subscribed && ContinuousClock.now < subscribedBy {
+            if let message = try publisher.receiveMessage(timeout: .milliseconds(100)) {
+                subscribed = message.frames.first == [1] + Array("in".utf8)
+            }
         }
+        try #require(subscribed, "the plug's subscription never reached the test's publisher\n\(plug.stderrText)")
+        // While the first command refuses input: 100 lines, held by the plug.
+        for seq in 0..<100 {
+            try publisher.send(topic: "in", line: #"{"type":"in","seq":\#(seq)}"#)
+        }
+        #expect(await plug.waitForStderr(containing: "holding messages", timeout: .seconds(10)) != nil, "\(plug.stderrText)")
+        let fifo = open(release, O_WRONLY | O_NONBLOCK)
+        try #require(fifo >= 0, "open \(release): \(String(cString: strerror(errno)))")
+        _ = write(fifo, "go\n", 3)
+        close(fifo)
         var received: Set<Int> = []
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline && received.count < 100 {
@@ -144,11 +165,7 @@ struct BrokerPlugTests {
                 }
             }
         }
-        #expect(plug.stderrText.contains("holding messages"), "\(plug.stderrText)")
-        // The slow joiner may drop the first few before the broker's subscription reaches the
-        // client's PUB; everything after the first arrival must be there.
-        let first = received.min() ?? 100
-        #expect(first < 20 && received.count == 100 - first, "received \(received.count), first \(first)\n\(plug.stderrText)")
+        #expect(received == Set(0..<100), "received \(received.count), missing \(Set(0..<100).subtracting(received).sorted().prefix(10))\n\(plug.stderrText)")
         plug.signal(SIGTERM)
         #expect(await plug.waitForExit(timeout: .seconds(10)) == .exited(0), "\(plug.stderrText)")
         await broker.stop()

@@ -113,8 +113,11 @@ import Testing
             let client = try TestClient("carol", endpoints: online.endpoints)
             #expect(client.wait(timeout: 30, resend: { client.viewport(i.lat, i.lon, i.dlat, i.dlon) }) { Set($0.items.keys) == expected && $0.source == "feed" })
             fetchedAt = client.state.set.fetchedAt
-            // Give persist a moment past the snapshot (it stores in one transaction on the end marker).
-            try? await Task.sleep(for: .seconds(1))
+            // Persist stores the snapshot in one transaction on its end marker, on its own time (the
+            // client converging says the filter has it, not the store): wait for its log line
+            // (`persist | TIME info persist: stored snapshot day=today …`) rather than a second.
+            #expect(await online.process.waitForStderr(containing: "persist: stored snapshot day=today", timeout: .seconds(30)) != nil,
+                    "\(online.process.stderrText.suffix(4000))")
             await online.stop()
         }
         // The feed is now unreachable: nothing listens on the port.
