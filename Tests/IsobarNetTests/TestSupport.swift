@@ -62,7 +62,7 @@ enum TestSupport {
     }
 
     /// Runs `body` with a bare `FeedClient`, shut down afterwards.
-    static func withClient<T>(timeout: Double = 5, maxBodyBytes: Int = 8 << 20, maxRedirects: Int = 3,
+    static func withClient<T>(timeout: Double = 10, maxBodyBytes: Int = 8 << 20, maxRedirects: Int = 3,
                               _ body: (FeedClient) async throws -> T) async throws -> T {
         let client = FeedClient(timeout: timeout, maxBodyBytes: maxBodyBytes, maxRedirects: maxRedirects)
         do {
