@@ -12,6 +12,9 @@ public struct FormatEngine: Sendable, LineStage {
     /// Whether `visible` lines take the one-pass reader (`annotationsInOnePass`) when they can. Off,
     /// every line takes the general path: the tests and the `format` fuzz target compare the two.
     public var onePass = true
+    /// Annotations formatted for earlier `visible` lines, by station (nil: format every item). Shared
+    /// by copies of this engine; safe, since a stored annotation is keyed by its presentation.
+    var cache: AnnotationCache? = AnnotationCache()
     /// Where a station whose feed names no time zone takes one from: its nearest gazetteer place's
     /// (nil: such stations' times are in UTC). PROTOCOL.md, "Local time".
     public var zones: ZoneIndex?
@@ -94,24 +97,153 @@ public struct FormatEngine: Sendable, LineStage {
     /// A `visible` line in one pass: each `upsert` item is validated and read where the line's
     /// parse reaches it (`JSONObject(storage:reading:with:)`, `AnnotationInput.scan`), instead of
     /// validating the whole line and then scanning every item again and looking up its members one
-    /// by one. Returns false, having written nothing, for any line it does not take whole (a bad
-    /// line, an unusual item): `handle` then formats or rejects it the general way, so answers and
-    /// error messages are the same either way.
+    /// by one. An item equal byte for byte to one formatted before is not scanned again: its
+    /// annotation is copied from ``cache`` (``AnnotationCache``). Returns false, having written
+    /// nothing, for any line it does not take whole (a bad line, an unusual item): `handle` then
+    /// formats or rejects it the general way, so answers and error messages are the same either way.
     func annotationsInOnePass(_ line: UnsafeRawBufferPointer, into out: inout JSONWriter) -> Bool {
-        var items: [AnnotationInput] = []
+        guard let cache else { return annotationsInOnePass(line, cache: nil, limits: nil, into: &out) }
+        return cache.state.withLock { state in
+            withUnsafeMutablePointer(to: &state) { annotationsInOnePass(line, cache: $0, limits: cache, into: &out) }
+        }
+    }
+
+    /// One item of `upsert` as the one-pass reader found it: in the cache (the entry whose input it
+    /// equals) or read (`input`); `start..<end` are its bytes in the line, `hash` its id's table
+    /// hash when it has a plain id written first (else it is not stored).
+    private enum Piece {
+        case cached(entry: Int, start: Int, end: Int)
+        case read(AnnotationInput, start: Int, end: Int, hash: UInt64?)
+    }
+
+    private func annotationsInOnePass(_ line: UnsafeRawBufferPointer, cache state: UnsafeMutablePointer<AnnotationCache.State>?,
+                                      limits cache: AnnotationCache?, into out: inout JSONWriter) -> Bool {
+        var pieces: [Piece] = []
         guard let object = try? JSONObject(storage: Array(line), reading: "upsert", with: { scanner in
-                  scanner.readElements(into: &items) { AnnotationInput.scan(&$0) }
+                  scanner.readElements(into: &pieces) { scanner in Self.piece(&scanner, cache: state) }
               }),
-              let visible = try? Visible(headOf: object) else { return false }
+              let visible = try? Visible(headOf: object, readingRemove: false),
+              let remove = Self.removeField(object) else { return false }
         let presentation = visible.presentation.resolved(defaults)
+        let code = presentation.cacheCode
+        // Items found in the cache but not yet formatted in this presentation are read now (from
+        // the same bytes the stored item was read from, so the reader takes them).
+        if let state {
+            let bytesOK = object.storage.withUnsafeBytes { bytes -> Bool in
+                for i in pieces.indices {
+                    guard case .cached(let entry, let start, let end) = pieces[i], state.pointee.entries[entry].output(code) == nil else { continue }
+                    var scanner = JSONScanner(bytes, start: start)
+                    guard let input = AnnotationInput.scan(&scanner) else { return false }
+                    pieces[i] = .read(input, start: start, end: end, hash: state.pointee.entries[entry].hash)
+                }
+                return true
+            }
+            guard bytesOK else { return false }
+        }
         let titles = TitleFormatter(presentation)
         Annotations(client: visible.client, version: visible.version, full: visible.full, day: visible.day,
                     presentation: presentation, snapshot: visible.snapshot).writeHead(to: &out)
+        // What to store once every item is written (a store may empty the cache, and with it the
+        // entries that later pieces copy from): hash, input bytes, output bytes.
+        var stores: [(hash: UInt64, input: Range<Int>, output: Range<Int>)] = []
         object.storage.withUnsafeBytes { bytes in
-            for item in items { Self.write(item, in: bytes, titles: titles, into: &out) }
+            for piece in pieces {
+                switch piece {
+                case .cached(let entry, _, _):
+                    if let state, let index = state.pointee.entries[entry].output(code) { out.raw(state.pointee.entries[entry].outputs[index].bytes) }
+                case .read(let item, let start, let end, let hash):
+                    let mark = out.bytes.count
+                    Self.write(item, in: bytes, titles: titles, into: &out)
+                    guard state != nil, let hash else { continue }
+                    let skip = out.bytes[mark] == UInt8(ascii: ",") ? 1 : 0
+                    stores.append((hash, start..<end, (mark + skip)..<out.bytes.count))
+                }
+            }
+            guard let state, let cache else { return }
+            out.bytes.withUnsafeBytes { written in
+                for store in stores {
+                    state.pointee.store(store.hash, input: UnsafeRawBufferPointer(rebasing: bytes[store.input]), presentation: code,
+                                        output: UnsafeRawBufferPointer(rebasing: written[store.output]),
+                                        maxStations: cache.maxStations, maxBytes: cache.maxBytes)
+                }
+            }
         }
-        Annotations.writeTail(remove: visible.remove, to: &out)
+        Self.writeTail(remove: remove, object, into: &out)
         return true
+    }
+
+    /// The `upsert` item at the scanner: the cached entry it equals (the scanner moved past it),
+    /// else read by `AnnotationInput.scan`; nil when the reader does not take it.
+    @inline(__always)
+    private static func piece(_ scanner: inout JSONScanner, cache state: UnsafeMutablePointer<AnnotationCache.State>?) -> Piece? {
+        let start = scanner.index
+        let hash = state.flatMap { plainIDHash(scanner.bytes, at: start, seed: $0.pointee.seed) }
+        if let state, let hash, let entry = state.pointee.match(hash, scanner.bytes, at: start) {
+            scanner.index = start + state.pointee.entries[entry].input.count
+            return .cached(entry: entry, start: start, end: scanner.index)
+        }
+        guard let input = AnnotationInput.scan(&scanner) else { return nil }
+        return .read(input, start: start, end: scanner.index, hash: hash)
+    }
+
+    /// The bytes every item the filter writes starts with.
+    private static let itemPrefix = Array(#"{"id":""#.utf8)
+
+    /// The table hash of the item's id when the item at `start` begins `{"id":"` and the id is
+    /// plain (no escape) and at most 256 bytes; nil otherwise, or without a cache.
+    @inline(__always)
+    private static func plainIDHash(_ bytes: UnsafeRawBufferPointer, at start: Int, seed: UInt64) -> UInt64? {
+        guard start + itemPrefix.count < bytes.count, bytes.hasBytes(itemPrefix, at: start) else { return nil }
+        let idStart = start + itemPrefix.count
+        var i = idStart
+        while i < bytes.count && i - idStart <= 256 {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "\"") {
+                return i > idStart ? FNV1a.tableHash(bytes: UnsafeRawBufferPointer(rebasing: bytes[idStart..<i]), seed: seed) : nil
+            }
+            if byte == UInt8(ascii: "\\") { return nil }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The `remove` member when it is an array (absent: nil range), checked as `Visible.readIDs`
+    /// checks it; nil (the line is not taken) otherwise.
+    private static func removeField(_ object: JSONObject) -> JSONField?? {
+        guard let field = object.field("remove") else { return .some(nil) }
+        guard field.kind == .array else { return nil }
+        for element in object.arrayElements(field) where element.kind != .string { return nil }
+        return .some(field)
+    }
+
+    /// Closes `upsert` and writes `remove`: its text copied when already as the writer would write
+    /// it (plain strings, no spaces: the filter's), else each id decoded and written.
+    private static func writeTail(remove field: JSONField?, _ object: JSONObject, into out: inout JSONWriter) {
+        guard let field else { Annotations.writeTail(remove: [String](), to: &out); return }
+        let canonical = object.storage.withUnsafeBytes { bytes in isCanonicalStringArray(UnsafeRawBufferPointer(rebasing: bytes[field.valueRange])) }
+        if canonical {
+            out.arrayEnd()
+            out.continuing(#","remove":"#)
+            object.storage.withUnsafeBytes { out.raw(UnsafeRawBufferPointer(rebasing: $0[field.valueRange])) }
+            out.objectEnd()
+            out.newline()
+        } else {
+            Annotations.writeTail(remove: object.arrayElements(field).map { JSONDecodingAccess.string(object.storage, $0.range) }, to: &out)
+        }
+    }
+
+    /// Whether `text` (a validated JSON array of strings) is exactly what `JSONWriter` writes for
+    /// those strings: no whitespace, and no string with an escape or a DEL.
+    static func isCanonicalStringArray(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard text.count >= 2, text[0] == UInt8(ascii: "["), text[text.count - 1] == UInt8(ascii: "]") else { return false }
+        var inString = false
+        for i in 1..<(text.count - 1) {
+            let byte = text[i]
+            if byte == UInt8(ascii: "\\") || byte == 0x7F { return false }
+            if byte == UInt8(ascii: "\"") { inString.toggle(); continue }
+            if !inString && byte != UInt8(ascii: ",") { return false }
+        }
+        return !inString
     }
 
     /// Writes one annotation (the same bytes as `Annotations.Item.write(to:field:)`, copying text

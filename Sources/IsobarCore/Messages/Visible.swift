@@ -83,6 +83,12 @@ public struct Visible: Sendable, Equatable {
     /// Reads everything but the `upsert` items (left empty), for a reader that streams them itself
     /// (the formatter): type-checks `upsert` as an array and reads `remove`.
     public init(headOf object: JSONObject) throws(MessageError) {
+        try self.init(headOf: object, readingRemove: true)
+    }
+
+    /// ``init(headOf:)``, reading `remove` only when `readingRemove` (else left empty and
+    /// unchecked, for a reader that copies it itself: the formatter's one-pass path).
+    init(headOf object: JSONObject, readingRemove: Bool) throws(MessageError) {
         client = try object.requireName("client")
         guard let version = try object.optionalInt("version") else { throw MessageError("missing required field \"version\"") }
         self.version = version
@@ -94,7 +100,7 @@ public struct Visible: Sendable, Equatable {
             throw MessageError("field \"upsert\" must be an array")
         }
         upsert = []
-        remove = try Self.readIDs(object, key: "remove")
+        remove = readingRemove ? try Self.readIDs(object, key: "remove") : []
     }
 
     /// The `remove` (or any) array of ids; absent is empty.

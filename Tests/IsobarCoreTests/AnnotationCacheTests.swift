@@ -1,0 +1,99 @@
+import Testing
+@testable import IsobarCore
+
+/// The formatter's cache of annotations by station (`AnnotationCache`): a station seen again with
+/// the same bytes is copied, one whose data changed is formatted again, the answer is always what
+/// the uncached formatter writes, and the cache stays within its bounds.
+@Suite struct AnnotationCacheTests {
+    func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A filter-style `visible` line of `stations` (`extra`: presentation members).
+    func visible(_ stations: [Station], version: Int, extra: String = "") -> [UInt8] {
+        var writer = JSONWriter()
+        Visible(client: "alice", version: version, full: false, day: .today,
+                upsert: stations.map { .station($0, stale: false) }, remove: ["GONE"]).write(to: &writer)
+        var line = text(Array(writer.bytes.dropLast()))
+        if !extra.isEmpty { line = line.replacingOccurrences(of: #","upsert":"#, with: extra + #","upsert":"#) }
+        return Array(line.utf8)
+    }
+
+    func station(_ id: String, temperature: Double) -> Station {
+        Station(id: id, name: "PLATTE", coordinate: Coordinate(latitude: 43.40332, longitude: -98.82952), temperature: temperature,
+                windSpeed: 6.90468887898, windDirection: 270, precipitation: 0)
+    }
+
+    func format(_ engine: FormatEngine, _ line: [UInt8]) -> String {
+        var out = JSONWriter()
+        line.withUnsafeBytes { engine.handle(line: $0, into: &out) }
+        return text(out.bytes)
+    }
+
+    /// The same line through an engine without a cache (and the general path).
+    func uncached(_ line: [UInt8]) -> String {
+        var engine = FormatEngine()
+        engine.cache = nil
+        engine.onePass = false
+        return format(engine, line)
+    }
+
+    @Test func aStationWhoseDataChangedIsFormattedAgain() throws {
+        let engine = FormatEngine()
+        let first = visible([station("K1D3", temperature: 46.4)], version: 1)
+        let changed = visible([station("K1D3", temperature: 50.2)], version: 2)
+        #expect(format(engine, first) == uncached(first))
+        #expect(engine.cache?.counts.stations == 1)
+        let answer = format(engine, changed)
+        #expect(answer == #"{"type":"annotations","client":"alice","version":2,"full":false,"day":"today","field":"temperature","units":"imperial","windUnit":"mph","locale":"en","snapshot":null,"source":null,"fetchedAt":null,"ageSeconds":null,"upsert":[{"id":"K1D3","coordinate":{"latitude":43.40332,"longitude":-98.82952},"title":"50°","subtitle":"PLATTE","value":50.2}],"remove":["GONE"]}"# + "\n")
+        #expect(answer == uncached(changed))
+        // Back to the first data: formatted again too (the entry now holds the changed bytes).
+        #expect(format(engine, first) == uncached(first))
+        #expect(engine.cache?.counts.stations == 1)
+    }
+
+    @Test func aRepeatedStationIsCopiedPerPresentation() throws {
+        let engine = FormatEngine()
+        let stations = [station("A1", temperature: 46.4), station("B2", temperature: -3.05)]
+        let line = visible(stations, version: 1)
+        let wind = visible(stations, version: 2, extra: #","field":"wind","units":"metric","locale":"sk""#)
+        for _ in 0..<2 {
+            #expect(format(engine, line) == uncached(line))
+            #expect(format(engine, wind) == uncached(wind))
+        }
+        let counts = try #require(engine.cache?.counts)
+        #expect(counts.stations == 2)
+        #expect(counts.resets == 0)
+        // Two presentations of each station held: the wind one is not the temperature one.
+        #expect(format(engine, wind).contains(#""title":"11 km/h Z →""#))
+    }
+
+    @Test func theCacheStaysWithinItsStationBound() throws {
+        var engine = FormatEngine()
+        engine.cache = AnnotationCache(maxStations: 2)
+        let lines = (0..<5).map { visible([station("S\($0)", temperature: Double($0))], version: $0 + 1) }
+        for line in lines + lines { #expect(format(engine, line) == uncached(line)) }
+        let counts = try #require(engine.cache?.counts)
+        #expect(counts.stations <= 2)
+        #expect(counts.resets > 0)
+    }
+
+    @Test func theCacheStaysWithinItsByteBound() throws {
+        var engine = FormatEngine()
+        engine.cache = AnnotationCache(maxBytes: 600)
+        let lines = (0..<5).map { visible([station("S\($0)", temperature: Double($0))], version: $0 + 1) }
+        for line in lines + lines { #expect(format(engine, line) == uncached(line)) }
+        let counts = try #require(engine.cache?.counts)
+        #expect(counts.bytes <= 600)
+        #expect(counts.resets > 0)
+    }
+
+    /// The filter's own lines (every field, unit, locale, stale marks, clusters) through one
+    /// engine whose cache carries over from line to line: every answer as the uncached path's.
+    @Test func theFiltersLinesThroughOneCachedEngine() throws {
+        let lines = try FormatOnePassTests().filterLines(seed: 11, count: 120)
+        let engine = FormatEngine()
+        for _ in 0..<2 {
+            for line in lines { #expect(format(engine, line) == uncached(line), "outputs differ for \(text(line).prefix(200))") }
+        }
+        #expect((engine.cache?.counts.stations ?? 0) > 0)
+    }
+}
