@@ -23,12 +23,9 @@ public final class BusClient: Sendable {
         /// The subscriptions behind the broker, as far as coalescing needs them (`publish(lines:)`).
         var groups = SubscriptionGroups()
 
-        /// Takes the subscription changes waiting on the socket (every publish does, so they never
-        /// pile up).
+        /// Takes the subscription changes waiting on the socket (`SubscriptionGroups.take(from:)`).
         mutating func takeSubscriptions() {
-            var groups = self.groups
-            while (try? socket.receiveInPlace(blocking: false, { _, first, _ in groups.apply(first) })) != nil {}
-            self.groups = groups
+            groups.take(from: socket)
         }
     }
 
