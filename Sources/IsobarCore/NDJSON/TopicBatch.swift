@@ -88,8 +88,9 @@ public struct TopicBatch: Sendable {
 
     /// The length of a topic's group frame `T/` (its first segment and the `/` after it), or nil
     /// for a topic without `/` (it has no group: such lines are only batched with their own topic).
-    public static func group(of topic: [UInt8]) -> Int? {
-        topic.firstIndex(of: 0x2F).map { $0 + 1 }
+    /// The one reading of a group: the batch's and `SubscriptionGroups.apply(_:)`'s.
+    public static func group<Topic: Collection<UInt8>>(of topic: Topic) -> Int? {
+        topic.firstIndex(of: 0x2F).map { topic.distance(from: topic.startIndex, to: $0) + 1 }
     }
 
     /// Whether a received topic frame is a group frame `T/` (one `/`, at its end): its lines may
