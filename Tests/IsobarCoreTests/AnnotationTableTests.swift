@@ -57,6 +57,22 @@ import Testing
         #expect(set.count == 1 && set.item("e")?.coordinate == Coordinate(latitude: 1, longitude: 2))
     }
 
+    /// The `remove` ids are read where they lie in the line (no array of elements made first):
+    /// only its strings remove, whatever whitespace and other values sit between them, the last
+    /// one too, and a `remove` that is not an array removes nothing.
+    @Test func removalsReadInPlaceTakeOnlyTheArraysStrings() throws {
+        var set = AnnotationSet()
+        let items = ["a", "b", "c", "d", "e", "1"].map { #"{"id":"\#($0)","coordinate":{"latitude":1,"longitude":2}}"# }
+        let full = #"{"type":"annotations","client":"c","version":1,"full":true,"upsert":[\#(items.joined(separator: ","))],"remove":[]}"#
+        #expect(try set.apply(storage: Array(full.utf8)) == .applied)
+        let diff = #"{"type":"annotations","client":"c","version":2,"full":false,"upsert":[],"remove":[ 1 , "a",null,["b"],{"id":"c"} ,true, "d" ]}"#
+        #expect(try set.apply(storage: Array(diff.utf8)) == .applied)
+        #expect(Set(set.items.keys) == ["b", "c", "e", "1"])
+        let notArray = #"{"type":"annotations","client":"c","version":3,"full":false,"upsert":[],"remove":"e"}"#
+        #expect(try set.apply(storage: Array(notArray.utf8)) == .applied)
+        #expect(Set(set.items.keys) == ["b", "c", "e", "1"])
+    }
+
     /// Ids are bytes (PROTOCOL.md, `annotations`): two spellings of "é" are two annotations, and
     /// removing one leaves the other (a `[String: Item]` merged them).
     @Test func idsAreComparedAsBytesNotByNormalization() throws {

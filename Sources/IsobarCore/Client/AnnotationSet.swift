@@ -112,13 +112,15 @@ public struct AnnotationSet: Sendable {
         field = try message.optionalEnum("field", Field.self) ?? field
         source = try message.optionalString("source")
         fetchedAt = try message.optionalNumber("fetchedAt")
-        if let remove = message.field("remove") {
+        if let remove = message.field("remove"), remove.kind == .array {
             message.storage.withUnsafeBytes { storage in
-                for element in message.arrayElements(remove) where element.kind == .string {
+                // Each id read where it lies (no array of the elements is made first).
+                JSONDecoding.forEachArrayElement(storage, remove.valueRange) { range, kind in
+                    guard kind == .string else { return }
                     // The id's bytes in place, unless it has escapes to undo first.
-                    let inner = UnsafeRawBufferPointer(rebasing: storage[(element.range.lowerBound + 1)..<(element.range.upperBound - 1)])
+                    let inner = UnsafeRawBufferPointer(rebasing: storage[(range.lowerBound + 1)..<(range.upperBound - 1)])
                     if inner.contains(UInt8(ascii: "\\")) {
-                        table.remove(JSONDecoding.unescape(storage, (element.range.lowerBound + 1)..<(element.range.upperBound - 1)))
+                        table.remove(JSONDecoding.unescape(storage, (range.lowerBound + 1)..<(range.upperBound - 1)))
                     } else {
                         table.remove(bytes: inner)
                     }
