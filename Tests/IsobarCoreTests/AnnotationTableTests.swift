@@ -73,6 +73,31 @@ import Testing
         #expect(Set(set.items.keys) == ["b", "c", "e", "1"])
     }
 
+    /// `day`, `field` and `source` repeated as they are keep the set's values; any other
+    /// spelling (a longer or shorter source, an escape, null, absent, a bad day) reads as before.
+    @Test func repeatedDayFieldAndSourceAreKeptAndChangesRead() throws {
+        var set = AnnotationSet()
+        func apply(_ version: Int, _ members: String) throws -> AnnotationSet.Outcome {
+            try set.apply(storage: Array(#"{"type":"annotations","client":"c","version":\#(version),"full":false,\#(members)"upsert":[],"remove":[]}"#.utf8))
+        }
+        #expect(try apply(1, #""day":"tomorrow","field":"wind","source":"feed","#) == .applied)
+        #expect(set.day == .tomorrow && set.field == .wind && set.source == "feed")
+        #expect(try apply(2, #""day":"tomorrow","field":"wind","source":"feed","#) == .applied)
+        #expect(set.day == .tomorrow && set.field == .wind && set.source == "feed")
+        #expect(try apply(3, #""day":"today","field":"precipitation","source":"feed2","#) == .applied)
+        #expect(set.day == .today && set.field == .precipitation && set.source == "feed2")
+        #expect(try apply(4, #""source":"feed","#) == .applied)
+        #expect(set.day == .today && set.field == .precipitation && set.source == "feed")
+        #expect(try apply(5, #""source":"f\u0065ed","#) == .applied)
+        #expect(set.source == "feed")
+        #expect(try apply(6, #""source":null,"#) == .applied)
+        #expect(set.source == nil)
+        #expect(try apply(7, #""day":"today","field":"precipitation","source":"x","#) == .applied)
+        #expect(try apply(8, "") == .applied)
+        #expect(set.day == .today && set.field == .precipitation && set.source == nil)
+        #expect(throws: MessageError.self) { try apply(9, #""day":"todayx","#) }
+    }
+
     /// Ids are bytes (PROTOCOL.md, `annotations`): two spellings of "é" are two annotations, and
     /// removing one leaves the other (a `[String: Item]` merged them).
     @Test func idsAreComparedAsBytesNotByNormalization() throws {

@@ -108,9 +108,10 @@ public struct AnnotationSet: Sendable {
     private mutating func apply(_ message: JSONObject, upserts: [Item]?) throws(MessageError) -> Outcome {
         guard let version = try message.optionalInt("version") else { throw MessageError("missing required field \"version\"") }
         if let outcome = accept(version: version, full: try message.optionalBool("full") ?? false) { return outcome }
-        day = try message.optionalEnum("day", Day.self) ?? day
-        field = try message.optionalEnum("field", Field.self) ?? field
-        source = try message.optionalString("source")
+        // What nearly every message repeats is kept without making a String to compare.
+        if !Self.holds(message, "day", day.rawValue) { day = try message.optionalEnum("day", Day.self) ?? day }
+        if !Self.holds(message, "field", field.rawValue) { field = try message.optionalEnum("field", Field.self) ?? field }
+        if !Self.holds(message, "source", source) { source = try message.optionalString("source") }
         fetchedAt = try message.optionalNumber("fetchedAt")
         if let remove = message.field("remove"), remove.kind == .array {
             message.storage.withUnsafeBytes { storage in
@@ -147,6 +148,14 @@ public struct AnnotationSet: Sendable {
             }
         }
         return .applied
+    }
+
+    /// Whether `key` is a string member spelling exactly `current`, with no escape: the general
+    /// read would give `current` itself, so the set keeps it as it is.
+    private static func holds(_ message: JSONObject, _ key: StaticString, _ current: String?) -> Bool {
+        guard let current, !current.utf8.contains(UInt8(ascii: "\\")),
+              let found = message.field(key), found.kind == .string else { return false }
+        return message.storage[(found.valueRange.lowerBound + 1)..<(found.valueRange.upperBound - 1)].elementsEqual(current.utf8)
     }
 
     /// The version rules: nil to go on and apply the message (the set emptied for a full one),
