@@ -153,9 +153,13 @@ public struct AnnotationSet: Sendable {
     /// Whether `key` is a string member spelling exactly `current`, with no escape: the general
     /// read would give `current` itself, so the set keeps it as it is.
     private static func holds(_ message: JSONObject, _ key: StaticString, _ current: String?) -> Bool {
-        guard let current, !current.utf8.contains(UInt8(ascii: "\\")),
-              let found = message.field(key), found.kind == .string else { return false }
-        return message.storage[(found.valueRange.lowerBound + 1)..<(found.valueRange.upperBound - 1)].elementsEqual(current.utf8)
+        guard var current, let found = message.field(key), found.kind == .string else { return false }
+        let start = found.valueRange.lowerBound + 1
+        let count = found.valueRange.count - 2
+        return current.withUTF8 { held in
+            guard held.count == count, let heldBase = held.baseAddress, memchr(heldBase, 0x5C, count) == nil else { return count == 0 && held.isEmpty }
+            return message.storage.withUnsafeBytes { memcmp($0.baseAddress! + start, heldBase, count) == 0 }
+        }
     }
 
     /// The version rules: nil to go on and apply the message (the set emptied for a full one),
@@ -181,3 +185,9 @@ public struct AnnotationSet: Sendable {
     /// How many shown stations are stale (the terminal map's status line says so).
     public var staleCount: Int { table.items.reduce(0) { $0 + ($1.stale ? 1 : 0) } }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
