@@ -23,12 +23,25 @@ public final class BusClient: Sendable {
         /// The subscriptions behind the broker, as far as coalescing needs them (`publish(lines:)`).
         var groups = SubscriptionGroups()
 
-        /// Takes the subscription changes waiting on the socket (every publish does, so they never
-        /// pile up).
+        /// Single-line publishes since the subscription changes were last taken.
+        var sinceTaken = 0
+
+        /// Takes the subscription changes waiting on the socket (`SubscriptionGroups.take(from:)`).
         mutating func takeSubscriptions() {
-            var groups = self.groups
-            while (try? socket.receiveInPlace(blocking: false, { _, first, _ in groups.apply(first) })) != nil {}
-            self.groups = groups
+            groups.take(from: socket)
+            sinceTaken = 0
+        }
+
+        /// A single-line publish uses no group, so it need not take the changes first (a receive
+        /// per line on the gateway's relay path); it takes them every `singleDrainInterval` lines
+        /// only so that they do not pile up in libzmq. What piles up is small and finite: libzmq's
+        /// XPUB moves the changes from its pipe (bounded by the receive high-water mark) into a
+        /// queue of its own whenever the socket is used, one entry per subscription first made or
+        /// last dropped broker-wide (the broker forwards distinct ones only), never per message.
+        /// `publish(lines:)` always takes every change first, so its group frames stay correct.
+        mutating func countSingle() {
+            sinceTaken += 1
+            if sinceTaken >= BusClient.singleDrainInterval { takeSubscriptions() }
         }
     }
 
@@ -128,6 +141,10 @@ public final class BusClient: Sendable {
         thread.start()
     }
 
+    /// How many single-line publishes pass between two takes of the subscription changes (see
+    /// `Publisher.countSingle()`).
+    static let singleDrainInterval = 64
+
     /// Most messages taken before `onDrained` is called even though more are waiting.
     static let drainLimit = 1_000
 
@@ -217,7 +234,7 @@ public final class BusClient: Sendable {
     public func publish(_ line: [UInt8]) -> Bool {
         guard let topic = line.withUnsafeBytes({ Topic.derive(fromLine: $0) }) else { return false }
         return publisher.withLock { publisher in
-            publisher.takeSubscriptions()
+            publisher.countSingle()
             return (try? publisher.socket.send(topic: topic, payload: line)) ?? false
         }
     }
@@ -231,7 +248,7 @@ public final class BusClient: Sendable {
     @discardableResult
     public func publish(ownLine line: [UInt8]) -> Bool {
         publisher.withLock { publisher in
-            publisher.takeSubscriptions()
+            publisher.countSingle()
             guard line.withUnsafeBytes({ publisher.ownDeriver.deriveTrusted($0) }) else { return false }
             let socket = publisher.socket
             return publisher.ownDeriver.topic.withUnsafeBytes { topic in

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// "Something this benchmark watches may have changed": pulsed when a bus message has been applied
-/// (`ClientTable.receive`) and when a child wrote a line (`Children`), so `Pipeline.waitFor`
+/// "Something this benchmark watches may have changed": pulsed when the bus messages waiting have been
+/// applied (once per drain, `Pipeline`'s `onDrained`; a tally at once) and when a child wrote a line (`Children`), so `Pipeline.waitFor`
 /// re-checks its condition on each change instead of every millisecond. One waiting task at a
 /// time; `shared` serves the pipeline, a ``WSFleet`` has its own.
 final class Changes: Sendable {

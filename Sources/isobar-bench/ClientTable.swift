@@ -100,6 +100,6 @@ final class ClientTable: @unchecked Sendable {
             return applied
         }
         if let (version, count) = applied { onApplied?(name, version, count, Clock.now()) }
-        Changes.shared.pulse()
+        // `Changes` is pulsed once per drain (`Pipeline`'s `onDrained`), not per message.
     }
 }

@@ -96,8 +96,12 @@ final class Pipeline {
         }
         processes = started
         let table = clients
+        // Waiters re-check their condition once per drain (`Changes`), not once per message.
         client.start(onMessage: { topic, payload in table.receive(topic: topic, payload: payload) },
-                     onDrained: { table.onDrained?() })
+                     onDrained: {
+                         table.onDrained?()
+                         Changes.shared.pulse()
+                     })
     }
 
     /// Starts a pipeline, runs `body` with it, and stops it however `body` ends.

@@ -57,6 +57,47 @@ import Testing
         #expect(set.count == 1 && set.item("e")?.coordinate == Coordinate(latitude: 1, longitude: 2))
     }
 
+    /// The `remove` ids are read where they lie in the line (no array of elements made first):
+    /// only its strings remove, whatever whitespace and other values sit between them, the last
+    /// one too, and a `remove` that is not an array removes nothing.
+    @Test func removalsReadInPlaceTakeOnlyTheArraysStrings() throws {
+        var set = AnnotationSet()
+        let items = ["a", "b", "c", "d", "e", "1"].map { #"{"id":"\#($0)","coordinate":{"latitude":1,"longitude":2}}"# }
+        let full = #"{"type":"annotations","client":"c","version":1,"full":true,"upsert":[\#(items.joined(separator: ","))],"remove":[]}"#
+        #expect(try set.apply(storage: Array(full.utf8)) == .applied)
+        let diff = #"{"type":"annotations","client":"c","version":2,"full":false,"upsert":[],"remove":[ 1 , "a",null,["b"],{"id":"c"} ,true, "d" ]}"#
+        #expect(try set.apply(storage: Array(diff.utf8)) == .applied)
+        #expect(Set(set.items.keys) == ["b", "c", "e", "1"])
+        let notArray = #"{"type":"annotations","client":"c","version":3,"full":false,"upsert":[],"remove":"e"}"#
+        #expect(try set.apply(storage: Array(notArray.utf8)) == .applied)
+        #expect(Set(set.items.keys) == ["b", "c", "e", "1"])
+    }
+
+    /// `day`, `field` and `source` repeated as they are keep the set's values; any other
+    /// spelling (a longer or shorter source, an escape, null, absent, a bad day) reads as before.
+    @Test func repeatedDayFieldAndSourceAreKeptAndChangesRead() throws {
+        var set = AnnotationSet()
+        func apply(_ version: Int, _ members: String) throws -> AnnotationSet.Outcome {
+            try set.apply(storage: Array(#"{"type":"annotations","client":"c","version":\#(version),"full":false,\#(members)"upsert":[],"remove":[]}"#.utf8))
+        }
+        #expect(try apply(1, #""day":"tomorrow","field":"wind","source":"feed","#) == .applied)
+        #expect(set.day == .tomorrow && set.field == .wind && set.source == "feed")
+        #expect(try apply(2, #""day":"tomorrow","field":"wind","source":"feed","#) == .applied)
+        #expect(set.day == .tomorrow && set.field == .wind && set.source == "feed")
+        #expect(try apply(3, #""day":"today","field":"precipitation","source":"feed2","#) == .applied)
+        #expect(set.day == .today && set.field == .precipitation && set.source == "feed2")
+        #expect(try apply(4, #""source":"feed","#) == .applied)
+        #expect(set.day == .today && set.field == .precipitation && set.source == "feed")
+        #expect(try apply(5, #""source":"f\u0065ed","#) == .applied)
+        #expect(set.source == "feed")
+        #expect(try apply(6, #""source":null,"#) == .applied)
+        #expect(set.source == nil)
+        #expect(try apply(7, #""day":"today","field":"precipitation","source":"x","#) == .applied)
+        #expect(try apply(8, "") == .applied)
+        #expect(set.day == .today && set.field == .precipitation && set.source == nil)
+        #expect(throws: MessageError.self) { try apply(9, #""day":"todayx","#) }
+    }
+
     /// Ids are bytes (PROTOCOL.md, `annotations`): two spellings of "é" are two annotations, and
     /// removing one leaves the other (a `[String: Item]` merged them).
     @Test func idsAreComparedAsBytesNotByNormalization() throws {

@@ -108,17 +108,20 @@ public struct AnnotationSet: Sendable {
     private mutating func apply(_ message: JSONObject, upserts: [Item]?) throws(MessageError) -> Outcome {
         guard let version = try message.optionalInt("version") else { throw MessageError("missing required field \"version\"") }
         if let outcome = accept(version: version, full: try message.optionalBool("full") ?? false) { return outcome }
-        day = try message.optionalEnum("day", Day.self) ?? day
-        field = try message.optionalEnum("field", Field.self) ?? field
-        source = try message.optionalString("source")
+        // What nearly every message repeats is kept without making a String to compare.
+        if !Self.holds(message, "day", day.rawValue) { day = try message.optionalEnum("day", Day.self) ?? day }
+        if !Self.holds(message, "field", field.rawValue) { field = try message.optionalEnum("field", Field.self) ?? field }
+        if !Self.holds(message, "source", source) { source = try message.optionalString("source") }
         fetchedAt = try message.optionalNumber("fetchedAt")
-        if let remove = message.field("remove") {
+        if let remove = message.field("remove"), remove.kind == .array {
             message.storage.withUnsafeBytes { storage in
-                for element in message.arrayElements(remove) where element.kind == .string {
+                // Each id read where it lies (no array of the elements is made first).
+                JSONDecoding.forEachArrayElement(storage, remove.valueRange) { range, kind in
+                    guard kind == .string else { return }
                     // The id's bytes in place, unless it has escapes to undo first.
-                    let inner = UnsafeRawBufferPointer(rebasing: storage[(element.range.lowerBound + 1)..<(element.range.upperBound - 1)])
+                    let inner = UnsafeRawBufferPointer(rebasing: storage[(range.lowerBound + 1)..<(range.upperBound - 1)])
                     if inner.contains(UInt8(ascii: "\\")) {
-                        table.remove(JSONDecoding.unescape(storage, (element.range.lowerBound + 1)..<(element.range.upperBound - 1)))
+                        table.remove(JSONDecoding.unescape(storage, (range.lowerBound + 1)..<(range.upperBound - 1)))
                     } else {
                         table.remove(bytes: inner)
                     }
@@ -147,6 +150,18 @@ public struct AnnotationSet: Sendable {
         return .applied
     }
 
+    /// Whether `key` is a string member spelling exactly `current`, with no escape: the general
+    /// read would give `current` itself, so the set keeps it as it is.
+    private static func holds(_ message: JSONObject, _ key: StaticString, _ current: String?) -> Bool {
+        guard var current, let found = message.field(key), found.kind == .string else { return false }
+        let start = found.valueRange.lowerBound + 1
+        let count = found.valueRange.count - 2
+        return current.withUTF8 { held in
+            guard held.count == count, let heldBase = held.baseAddress, memchr(heldBase, 0x5C, count) == nil else { return count == 0 && held.isEmpty }
+            return message.storage.withUnsafeBytes { memcmp($0.baseAddress! + start, heldBase, count) == 0 }
+        }
+    }
+
     /// The version rules: nil to go on and apply the message (the set emptied for a full one),
     /// or the outcome that stops it (stale, or a gap that marks the set broken).
     private mutating func accept(version: Int, full: Bool) -> Outcome? {
@@ -170,3 +185,9 @@ public struct AnnotationSet: Sendable {
     /// How many shown stations are stale (the terminal map's status line says so).
     public var staleCount: Int { table.items.reduce(0) { $0 + ($1.stale ? 1 : 0) } }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -97,23 +97,27 @@ enum JSONDecoding {
 
     /// The elements of a validated array: their byte ranges and kinds.
     static func arrayElements(_ storage: [UInt8], _ range: Range<Int>) -> [(range: Range<Int>, kind: JSONKind)] {
-        storage.withUnsafeBytes { raw in
-            var scanner = JSONScanner(raw, start: range.lowerBound + 1, maxDepth: Int.max)
-            scanner.isValidated = true
-            var elements: [(range: Range<Int>, kind: JSONKind)] = []
+        var elements: [(range: Range<Int>, kind: JSONKind)] = []
+        storage.withUnsafeBytes { raw in forEachArrayElement(raw, range) { elements.append(($0, $1)) } }
+        return elements
+    }
+
+    /// Calls `body` with the byte range and kind of each element of a validated array, in order,
+    /// without collecting them (a client's `remove` ids, read where they lie).
+    static func forEachArrayElement(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, _ body: (Range<Int>, JSONKind) -> Void) {
+        var scanner = JSONScanner(raw, start: range.lowerBound + 1, maxDepth: Int.max)
+        scanner.isValidated = true
+        scanner.skipWhitespace()
+        if scanner.peek() == UInt8(ascii: "]") { return }
+        while !scanner.atEnd {
             scanner.skipWhitespace()
-            if scanner.peek() == UInt8(ascii: "]") { return elements }
-            while !scanner.atEnd {
-                scanner.skipWhitespace()
-                let start = scanner.index
-                guard let kind = try? scanner.scanValue(depth: 0) else { return elements }
-                elements.append((start..<scanner.index, kind))
-                scanner.skipWhitespace()
-                guard let next = scanner.peek() else { return elements }
-                scanner.index += 1
-                if next != UInt8(ascii: ",") { return elements }
-            }
-            return elements
+            let start = scanner.index
+            guard let kind = try? scanner.scanValue(depth: 0) else { return }
+            body(start..<scanner.index, kind)
+            scanner.skipWhitespace()
+            guard let next = scanner.peek() else { return }
+            scanner.index += 1
+            if next != UInt8(ascii: ",") { return }
         }
     }
 }

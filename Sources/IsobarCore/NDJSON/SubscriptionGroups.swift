@@ -21,8 +21,8 @@ public struct SubscriptionGroups: Sendable, Equatable {
     public mutating func apply(_ message: UnsafeRawBufferPointer) {
         guard let kind = message.first, kind <= 1 else { return }
         let topic = message.dropFirst()
-        guard let slash = topic.firstIndex(of: 0x2F), slash + 1 < topic.endIndex else { return }
-        let group = Array(topic[topic.startIndex...slash])
+        guard let length = TopicBatch.group(of: topic), length < topic.count else { return }
+        let group = Array(topic.prefix(length))
         if kind == 1 {
             narrower[group, default: 0] += 1
         } else if let count = narrower[group] {

@@ -36,6 +36,8 @@ public struct TopicBatch: Sendable {
     public var groups: SubscriptionGroups?
     /// Whether the lines held have different topics (then the frame sent is their group's).
     public private(set) var mixed = false
+    /// The held topic's group length (`group(of:)`), worked out once when a batch starts.
+    private var heldGroup: Int?
 
     public static let defaultCapacity = Limits.batchBytes
 
@@ -56,7 +58,7 @@ public struct TopicBatch: Sendable {
             if payload.count + 1 + line.count > capacity {
                 flush(send)
             } else if !topic.elementsEqual(newTopic) {
-                if let groups, let group = Self.group(of: topic), newTopic.count > group,
+                if let groups, let group = heldGroup, newTopic.count > group,
                    topic[0..<group].elementsEqual(newTopic[0..<group]), groups.allows(topic[0..<group]) {
                     mixed = true
                 } else {
@@ -67,6 +69,7 @@ public struct TopicBatch: Sendable {
         if lines == 0 {
             topic.removeAll(keepingCapacity: true)
             topic.append(contentsOf: newTopic)
+            heldGroup = Self.group(of: newTopic)
         } else {
             payload.append(0x0A)
         }
@@ -78,7 +81,7 @@ public struct TopicBatch: Sendable {
     public mutating func flush(_ send: (_ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> Void) {
         guard lines > 0 else { return }
         topic.withUnsafeBytes { topicBytes in
-            let frame = mixed ? UnsafeRawBufferPointer(rebasing: topicBytes[0..<(Self.group(of: topic) ?? topicBytes.count)]) : topicBytes
+            let frame = mixed ? UnsafeRawBufferPointer(rebasing: topicBytes[0..<(heldGroup ?? topicBytes.count)]) : topicBytes
             payload.withUnsafeBytes { send(frame, $0) }
         }
         payload.removeAll(keepingCapacity: payload.capacity <= 4 * capacity)
@@ -88,8 +91,9 @@ public struct TopicBatch: Sendable {
 
     /// The length of a topic's group frame `T/` (its first segment and the `/` after it), or nil
     /// for a topic without `/` (it has no group: such lines are only batched with their own topic).
-    public static func group(of topic: [UInt8]) -> Int? {
-        topic.firstIndex(of: 0x2F).map { $0 + 1 }
+    /// The one reading of a group: the batch's and `SubscriptionGroups.apply(_:)`'s.
+    public static func group<Topic: Collection<UInt8>>(of topic: Topic) -> Int? {
+        topic.firstIndex(of: 0x2F).map { topic.distance(from: topic.startIndex, to: $0) + 1 }
     }
 
     /// Whether a received topic frame is a group frame `T/` (one `/`, at its end): its lines may

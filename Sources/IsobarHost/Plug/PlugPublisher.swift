@@ -64,11 +64,7 @@ final class PlugPublisher: @unchecked Sendable {
     /// that the lines published next are coalesced only where no subscriber is narrower than the
     /// group (`SubscriptionGroups`). Called before each burst of `publish(line:)`.
     func takeSubscriptions() {
-        shared.withLock { shared in
-            guard var groups = shared.batch.groups else { return }
-            while (try? socket.receiveInPlace(blocking: false, { _, first, _ in groups.apply(first) })) != nil {}
-            shared.batch.groups = groups
-        }
+        shared.withLock { $0.batch.groups?.take(from: socket) }
     }
 
     /// Sends the lines taken since the last flush.
