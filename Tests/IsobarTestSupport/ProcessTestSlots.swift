@@ -11,13 +11,6 @@ import Testing
 /// this cap says so instead. A test waits for a slot before it starts, so the wait never counts
 /// against its own deadlines.
 ///
-/// Each slot has a thread of its own (a `TestThreadExecutor`), and a test runs there while it holds
-/// the slot (its task's executor preference): a process test that blocks its thread (a socket
-/// receive with a timeout, `usleep` between pans, a condition wait) blocks its slot's thread, not
-/// one of the cooperative pool's (one per core, two here). Before, two such tests held the whole
-/// pool for minutes (the kill -9 rounds), and every other test of the run, however trivial, waited
-/// for a thread: a test's own deadlines, counted from its start, were eaten by others' blocking.
-///
 /// Use: `@Suite(.processSlot)` on a suite of such tests (every test in it, nested suites too,
 /// takes a slot for its run), or `@Test(.processSlot)` on one test.
 actor ProcessTestSlots {
@@ -28,43 +21,43 @@ actor ProcessTestSlots {
     /// Whether the current task runs inside a slot (set by the `.processSlot` trait).
     @TaskLocal static var held = false
 
-    /// Slots free now: each one's thread.
-    private var free: [TestThreadExecutor]
+    /// Slots free now.
+    private var free: Int
     /// Tests waiting for a slot, first come first served.
-    private var waiting: [CheckedContinuation<TestThreadExecutor, Never>] = []
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(count: Int) {
-        free = (0..<count).map { TestThreadExecutor(name: "test-process-slot-\($0)") }
+        free = count
     }
 
-    /// Takes a slot (its thread), waiting (without holding a thread) until one is free.
-    func acquire() async -> TestThreadExecutor {
-        if let slot = free.popLast() { return slot }
-        return await withCheckedContinuation { waiting.append($0) }
+    /// Takes a slot, waiting (without holding a thread) until one is free.
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
     }
 
-    /// Gives a slot back: to the longest waiting test, else to the free ones.
-    func release(_ slot: TestThreadExecutor) {
+    /// Gives a slot back: to the longest waiting test, else to the pool.
+    func release() {
         if waiting.isEmpty {
-            free.append(slot)
+            free += 1
         } else {
-            waiting.removeFirst().resume(returning: slot)
+            waiting.removeFirst().resume()
         }
     }
 
-    /// Runs `body` in a slot: waits for one, marks the task as holding it, runs it on the slot's
-    /// thread, gives the slot back after.
-    nonisolated func run(_ body: @Sendable () async throws -> Void) async throws {
-        let slot = await acquire()
+    /// Runs `body` in a slot: waits for one, marks the task as holding it, gives it back after.
+    func run(_ body: @Sendable () async throws -> Void) async throws {
+        await acquire()
         do {
-            try await withTaskExecutorPreference(slot) {
-                try await Self.$held.withValue(true) { try await body() }
-            }
+            try await Self.$held.withValue(true) { try await body() }
         } catch {
-            await release(slot)
+            release()
             throw error
         }
-        await release(slot)
+        release()
     }
 }
 

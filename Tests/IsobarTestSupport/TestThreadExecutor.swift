@@ -2,8 +2,7 @@ import Foundation
 
 /// A `TaskExecutor` that runs its jobs on one dedicated thread (in order), so the test WebSocket
 /// clients' async code and the process harness's copies of its children's output never wait for
-/// a free thread of the cooperative pool (a test that blocks in a synchronous socket read holds one),
-/// and a process test runs on its slot's own thread (`ProcessTestSlots`), not on the pool's.
+/// a free thread of the cooperative pool (a test that blocks in a synchronous socket read holds one).
 final class TestThreadExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs` is guarded by `condition`.
     static let shared = TestThreadExecutor(name: "test-websocket-clients")
