@@ -19,7 +19,7 @@ import sys
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
@@ -670,7 +670,16 @@ def run_find(driver, args, fixtures, names):
 
     # Star K1D3 in its callout (a real click): the favorites list shows it with count 1.
     wait_for(driver, "K1D3 callout still open", f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === 'K1D3' ? p : null;")
-    driver.find_element(By.CSS_SELECTOR, '.leaflet-popup .star[data-id="K1D3"]').click()
+    # The callout is drawn again when its station's values change: a star found just before that
+    # is gone by the click (StaleElementReferenceException); find it again then.
+    for attempt in range(5):
+        try:
+            driver.find_element(By.CSS_SELECTOR, '.leaflet-popup .star[data-id="K1D3"]').click()
+            break
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.2)
     favs = timed_wait(driver, "star to favorites list",
                       f"const f = (() => {{ {FAVORITES_JS} }})(); return f.frame && f.list.includes('K1D3') ? f : null;")
     gateway_error = driver.execute_script("const e = window.isobar.state.lastError; return e ? e.text : null;")
