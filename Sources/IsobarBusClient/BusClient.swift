@@ -12,7 +12,10 @@ import Synchronization
 /// batched bus message, see `TopicBatch`, is split; a group frame's lines each come with the topic
 /// derived from the line); so are the timers' actions. `close()` signals
 /// the wake descriptor: the thread ends at once, whatever it was waiting for.
-/// Publishing is thread-safe (a `Mutex` around the PUB socket; a PUB send never blocks).
+/// Publishing is thread-safe (a `Mutex` around the PUB socket; a PUB send never blocks). The PUB
+/// socket is an XPUB that hears the subscriptions behind the broker (for coalescing): the receive
+/// thread also waits on its descriptor (`ZMQ_FD`) and takes the changes when the socket says some
+/// wait, so they never pile up in libzmq, however few lines are published.
 public final class BusClient: Sendable {
     /// What `publish` uses, only under the mutex.
     struct Publisher: ~Copyable {
@@ -23,25 +26,41 @@ public final class BusClient: Sendable {
         /// The subscriptions behind the broker, as far as coalescing needs them (`publish(lines:)`).
         var groups = SubscriptionGroups()
 
-        /// Single-line publishes since the subscription changes were last taken.
-        var sinceTaken = 0
+        /// Whether the receive thread watches the socket's descriptor (`ZMQ_FD`) and takes the
+        /// changes when it fires (`BusClient.start`); until then single-line publishes look.
+        var watched = false
+        /// A single-line publish happened since the receive thread last looked: its send may have
+        /// taken the descriptor's signal (libzmq processes the socket's commands in a send).
+        var sentSinceLook = false
 
         /// Takes the subscription changes waiting on the socket (`SubscriptionGroups.take(from:)`).
         mutating func takeSubscriptions() {
             groups.take(from: socket)
-            sinceTaken = 0
         }
 
-        /// A single-line publish uses no group, so it need not take the changes first (a receive
-        /// per line on the gateway's relay path); it takes them every `singleDrainInterval` lines
-        /// only so that they do not pile up in libzmq. What piles up is small and finite: libzmq's
-        /// XPUB moves the changes from its pipe (bounded by the receive high-water mark) into a
-        /// queue of its own whenever the socket is used, one entry per subscription first made or
-        /// last dropped broker-wide (the broker forwards distinct ones only), never per message.
-        /// `publish(lines:)` always takes every change first, so its group frames stay correct.
-        mutating func countSingle() {
-            sinceTaken += 1
-            if sinceTaken >= BusClient.singleDrainInterval { takeSubscriptions() }
+        /// Takes the changes when the socket says some wait (ZMQ_EVENTS readable). Changes arrive
+        /// one per subscription first made or last dropped broker-wide (the broker forwards
+        /// distinct ones only), never per message, and left untaken they would pile up in libzmq
+        /// (up to the receive high-water mark). Costs a `poll` system call: done when the
+        /// socket's descriptor fires on the receive thread, not per line.
+        mutating func takeIfSignalled() {
+            guard let events = try? socket.pendingEvents(), events.contains(.readable) else { return }
+            takeSubscriptions()
+        }
+
+        /// Before a single-line publish, which uses no group: only a client whose receive thread
+        /// does not watch the socket looks for changes here (the cost is a `poll` per line: such a
+        /// client is a tool or a test, not a hot path).
+        mutating func takeIfUnwatched() {
+            if watched { sentSinceLook = true } else { takeIfSignalled() }
+        }
+
+        /// The receive thread's look after a wake-up: when the descriptor fired, or when a publish
+        /// since the last look may have taken its signal (it is edge-triggered).
+        mutating func takeAfterWake(fired: Bool) {
+            guard fired || sentSinceLook else { return }
+            sentSinceLook = false
+            takeIfSignalled()
         }
     }
 
@@ -132,7 +151,16 @@ public final class BusClient: Sendable {
             return timers
         }
         guard let initial else { return }
-        let loop = ReceiveLoop(subscriber: subscriber, control: control, onMessage: onMessage, onDrained: onDrained)
+        // The publisher's descriptor fires when its state changes (subscription changes among
+        // them): the receive thread waits on it too and takes them then (`takePublisherChanges`).
+        let publisherSignal = publisher.withLock { publisher -> Int32? in
+            guard let fd = try? publisher.socket.signalDescriptor() else { return nil }
+            publisher.watched = true
+            return fd
+        }
+        let loop = ReceiveLoop(subscriber: subscriber, control: control, publisherSignal: publisherSignal,
+                               takePublisherChanges: { [self] fired in publisher.withLock { $0.takeAfterWake(fired: fired) } },
+                               onMessage: onMessage, onDrained: onDrained)
         let thread = Thread {
             loop.run(initial: initial)
             loop.control.finished.signal()
@@ -141,9 +169,9 @@ public final class BusClient: Sendable {
         thread.start()
     }
 
-    /// How many single-line publishes pass between two takes of the subscription changes (see
-    /// `Publisher.countSingle()`).
-    static let singleDrainInterval = 64
+    /// What the publisher knows of the subscriptions behind the broker (taken from its socket as
+    /// they arrive; see `Publisher.takeIfSignalled()`).
+    var subscriptionGroups: SubscriptionGroups { publisher.withLock { $0.groups } }
 
     /// Most messages taken before `onDrained` is called even though more are waiting.
     static let drainLimit = 1_000
@@ -153,6 +181,11 @@ public final class BusClient: Sendable {
         // @unchecked: handed to the thread once at its start (the socket is the thread's from then on).
         let subscriber: ZMQSocket
         let control: Control
+        /// The publisher's `ZMQ_FD` (nil: it could not be read; single publishes look instead).
+        let publisherSignal: Int32?
+        /// Takes the publisher's subscription changes if any wait (under its lock); the argument
+        /// says whether its descriptor fired.
+        let takePublisherChanges: @Sendable (_ fired: Bool) -> Void
         let onMessage: @Sendable (_ topic: String, _ payload: [UInt8]) -> Void
         let onDrained: (@Sendable () -> Void)?
 
@@ -170,13 +203,17 @@ public final class BusClient: Sendable {
                 guard let added else { return }
                 add(added, to: &timers)
                 let events: [ZMQPollEvents]
+                var items: [ZMQPollItem] = [.socket(subscriber, .readable), .fileDescriptor(control.wake.readFD, .readable)]
+                if let publisherSignal { items.append(.fileDescriptor(publisherSignal, .readable)) }
                 do {
-                    events = try ZMQPoll.poll([.socket(subscriber, .readable), .fileDescriptor(control.wake.readFD, .readable)],
-                                              timeout: timers.timeout(now: .now))
+                    events = try ZMQPoll.poll(items, timeout: timers.timeout(now: .now))
                 } catch {
                     return  // context shut down or socket failure
                 }
                 if events[1].contains(.readable) { control.wake.drain() }
+                // The descriptor is edge-triggered and a publish on another thread may have taken
+                // its signal while this thread slept: after such a publish, look at any wake-up.
+                if publisherSignal != nil { takePublisherChanges(events[2].contains(.readable)) }
                 for action in timers.fire(now: .now) { action() }
                 if events[0].contains(.readable) {
                     do { try receiveWaiting() } catch { return }
@@ -234,7 +271,7 @@ public final class BusClient: Sendable {
     public func publish(_ line: [UInt8]) -> Bool {
         guard let topic = line.withUnsafeBytes({ Topic.derive(fromLine: $0) }) else { return false }
         return publisher.withLock { publisher in
-            publisher.countSingle()
+            publisher.takeIfUnwatched()
             return (try? publisher.socket.send(topic: topic, payload: line)) ?? false
         }
     }
@@ -248,7 +285,7 @@ public final class BusClient: Sendable {
     @discardableResult
     public func publish(ownLine line: [UInt8]) -> Bool {
         publisher.withLock { publisher in
-            publisher.countSingle()
+            publisher.takeIfUnwatched()
             guard line.withUnsafeBytes({ publisher.ownDeriver.deriveTrusted($0) }) else { return false }
             let socket = publisher.socket
             return publisher.ownDeriver.topic.withUnsafeBytes { topic in
@@ -288,7 +325,6 @@ public final class BusClient: Sendable {
     /// The receive thread is woken at once and has ended when this returns (so no `onMessage` or
     /// timer runs after it); not to be called from that thread.
     public func close() {
-        publisher.withLock { $0.socket.close() }
         let previous = control.state.withLock { state -> State in
             let previous = state
             state = .closed
@@ -296,6 +332,7 @@ public final class BusClient: Sendable {
         }
         switch previous {
         case .running:
+            // The receive thread stops first: it waits on the publisher's descriptor too.
             control.wake.signal()
             control.finished.wait()
         case .idle:
@@ -303,6 +340,7 @@ public final class BusClient: Sendable {
         case .closed:
             return
         }
+        publisher.withLock { $0.socket.close() }
         context.shutdown()
     }
 }
