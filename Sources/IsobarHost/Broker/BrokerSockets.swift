@@ -8,6 +8,14 @@ import Logging
 /// Every socket is created with `ZMQSocketOption.defaults`, so MAXMSGSIZE bounds what each accepts
 /// (XSUB: published messages; XPUB: subscriptions), plus the CURVE server options when configured.
 ///
+/// Both sockets have a ZAP domain even without CURVE (`zapOptions`): libzmq then refuses peers
+/// speaking ZMTP 1.0 or 2.0 (every Isobar process speaks 3.x). Without it, libzmq 4.3.4 hands a
+/// ZMTP 1.0 peer of the XPUB a phantom subscription to everything, and aborts the whole broker
+/// (`Resource temporarily unavailable (src/zmtp_engine.cpp:463)`) when that injection finds the
+/// peer's pipe full (seen once under extreme load). With no ZAP handler bound (no CURVE) and
+/// ZMQ_ZAP_ENFORCE_DOMAIN off (libzmq's default), a ZMTP 3 peer with the NULL mechanism is
+/// admitted exactly as before: the domain only turns the refusal of old protocol versions on.
+///
 /// `@unchecked Sendable`: the sockets are used by one thread at a time (the proxy thread while `run`
 /// runs, then the thread calling `close`, after joining it); the context is thread-safe.
 public final class BrokerSockets: @unchecked Sendable {
@@ -42,6 +50,8 @@ public final class BrokerSockets: @unchecked Sendable {
             if let curve = options.curve {
                 zap = try ZAPHandler.start(context: context, allowlist: curve.allowlist, logger: logger)
                 socketOptions += curve.serverOptions
+            } else {
+                socketOptions += zapOptions
             }
             let frontend = try ZMQSocket(context, .xsub, options: socketOptions)
             let backend = try ZMQSocket(context, .xpub, options: socketOptions)
@@ -54,6 +64,10 @@ public final class BrokerSockets: @unchecked Sendable {
             throw .bus(error)
         }
     }
+
+    /// Without CURVE: the ZAP domain alone, which makes libzmq refuse ZMTP 1.0/2.0 peers (see the
+    /// type's comment); CURVE's `serverOptions` set the same domain.
+    static let zapOptions: [ZMQSocketOption] = [.zapDomain(BrokerCurve.zapDomain)]
 
     /// The endpoint the frontend actually bound (the real port after `tcp://host:*`).
     public var boundFrontend: String { (try? frontend.lastEndpoint()) ?? "?" }
