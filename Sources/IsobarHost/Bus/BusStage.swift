@@ -52,7 +52,7 @@ public enum BusStage {
     /// How long the sockets have to connect (and the subscription to reach the broker) before the
     /// stage's first words (`start`) are published: a filter's start-up `resync` would otherwise
     /// be answered before its own subscription arrived (ZeroMQ's slow joiner). Not a guarantee: the
-    /// filter's missing-day schedule asks again if that answer is lost all the same.
+    /// filter asks again on its timer until a snapshot arrives (`FilterStage.StartupResync`).
     static let settle: Duration = .milliseconds(100)
     /// Most messages taken from the socket in one turn of the loop before the tick and the stop
     /// flag are looked at again.
