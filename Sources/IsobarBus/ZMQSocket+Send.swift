@@ -43,9 +43,10 @@ extension ZMQSocket {
     public func send(
         topic: String, payload: UnsafeRawBufferPointer, blocking: Bool = true
     ) throws(ZMQError) -> Bool {
-        let topicBytes = Array(topic.utf8)
-        let first = topicBytes.withUnsafeBytes { buffer in
-            Result { () throws(ZMQError) -> Bool in try self.send(buffer, more: true, blocking: blocking) }
+        // The topic's own UTF-8 bytes when it has them contiguous (a native string), no copy.
+        var topic = topic
+        let first = topic.withUTF8 { buffer in
+            Result { () throws(ZMQError) -> Bool in try self.send(UnsafeRawBufferPointer(buffer), more: true, blocking: blocking) }
         }
         guard try first.get() else { return false }
         return try send(payload, more: false, blocking: blocking)

@@ -192,6 +192,7 @@ public final class BusClient: Sendable {
         func run(initial: [Timer]) {
             defer { subscriber.close() }
             var timers = OwnerTimers<@Sendable () -> Void>()
+            var deriver = TopicDeriver()
             add(initial, to: &timers)
             while true {
                 // A stop or a timer added: both arrive with a wake, and are looked at before waiting.
@@ -216,7 +217,7 @@ public final class BusClient: Sendable {
                 if publisherSignal != nil { takePublisherChanges(events[2].contains(.readable)) }
                 for action in timers.fire(now: .now) { action() }
                 if events[0].contains(.readable) {
-                    do { try receiveWaiting() } catch { return }
+                    do { try receiveWaiting(&deriver) } catch { return }
                 }
             }
         }
@@ -226,42 +227,42 @@ public final class BusClient: Sendable {
             for timer in new { timers.add(at: now + timer.interval, every: timer.interval, timer.action) }
         }
 
-        /// Hands out what is waiting (at most `drainLimit` messages), then calls `onDrained`.
-        private func receiveWaiting() throws(ZMQError) {
+        /// Hands out what is waiting (at most `drainLimit` messages), then calls `onDrained`. Each
+        /// message is read in libzmq's own buffers (`receiveInPlace`): the only copies made are the
+        /// ones `onMessage` takes, one per line.
+        private func receiveWaiting(_ deriver: inout TopicDeriver) throws(ZMQError) {
             var taken = 0
-            while taken < BusClient.drainLimit, let message = try subscriber.receiveMessageNonBlocking() {
-                BusClient.deliver(message, to: onMessage)
+            while taken < BusClient.drainLimit {
+                let received: Void? = try subscriber.receiveInPlace(blocking: false) { count, topic, payload in
+                    guard count == 2 else { return }
+                    BusClient.deliver(topic: topic, payload: payload, deriver: &deriver, to: onMessage)
+                }
+                guard received != nil else { break }
                 taken += 1
             }
             if taken > 0 { onDrained?() }
         }
     }
 
-    /// Hands each line of a two-frame message to `onMessage` (a one-line payload without a copy).
-    private static func deliver(_ message: ZMQMessage, to onMessage: (_ topic: String, _ payload: [UInt8]) -> Void) {
-        guard message.isTopicAndPayload else { return }
-        let payload = message.payload
-        let frame = message.frames[0]
-        if frame.withUnsafeBytes({ TopicBatch.isGroup($0) }) {
+    /// Hands each line of a two-frame message to `onMessage` (a one-line payload whole, even empty).
+    /// `deriver` is the receive thread's, reused from message to message.
+    private static func deliver(topic frame: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, deriver: inout TopicDeriver,
+                                to onMessage: (_ topic: String, _ payload: [UInt8]) -> Void) {
+        if TopicBatch.isGroup(frame) {
             // A group frame (`T/`): lines of several topics, each line's own derived from it; a
             // line outside the group (which ZeroMQ's filter did not see) is dropped.
-            var deriver = TopicDeriver()
-            payload.withUnsafeBytes { raw in
-                TopicBatch.forEachLine(in: raw) { line in
-                    guard deriver.deriveTrusted(line), deriver.topic.starts(with: frame) else { return }
-                    onMessage(String(decoding: deriver.topic, as: UTF8.self), Array(line))
-                }
+            TopicBatch.forEachLine(in: payload) { line in
+                guard deriver.deriveTrusted(line), deriver.topic.starts(with: frame) else { return }
+                onMessage(String(decoding: deriver.topic, as: UTF8.self), Array(line))
             }
             return
         }
-        let topic = message.topic
-        let batched = payload.withUnsafeBytes { raw in
-            raw.baseAddress.map { memchr($0, 0x0A, raw.count) != nil } ?? false
-        }
+        let topic = String(decoding: frame, as: UTF8.self)
+        let batched = payload.baseAddress.map { memchr($0, 0x0A, payload.count) != nil } ?? false
         if !batched {
-            onMessage(topic, payload)
+            onMessage(topic, Array(payload))
         } else {
-            for line in TopicBatch.lines(of: payload) { onMessage(topic, line) }
+            TopicBatch.forEachLine(in: payload) { onMessage(topic, Array($0)) }
         }
     }
 

@@ -11,8 +11,16 @@
 /// A group is refused as long as a narrower subscription is counted; an unbalanced count (an
 /// unsubscription never seen) errs on the side of not coalescing, which only costs the saving.
 public struct SubscriptionGroups: Sendable, Equatable {
-    /// Per group frame (`T/`), how many subscriptions narrower than it are held.
-    private var narrower: [[UInt8]: Int] = [:]
+    /// A group frame (`T/`) and how many subscriptions narrower than it are held.
+    struct Narrower: Sendable, Equatable {
+        let group: [UInt8]
+        var count: Int
+    }
+
+    /// The groups with narrower subscriptions: a handful at most (one per message type that has a
+    /// per-client or per-partition subscriber), so a scan compares bytes in place where a
+    /// dictionary would hash a new array per lookup, once per line `TopicBatch.add` coalesces.
+    private var narrower: [Narrower] = []
 
     public init() {}
 
@@ -22,17 +30,28 @@ public struct SubscriptionGroups: Sendable, Equatable {
         guard let kind = message.first, kind <= 1 else { return }
         let topic = message.dropFirst()
         guard let length = TopicBatch.group(of: topic), length < topic.count else { return }
-        let group = Array(topic.prefix(length))
+        let group = topic.prefix(length)
+        let found = index(of: group)
         if kind == 1 {
-            narrower[group, default: 0] += 1
-        } else if let count = narrower[group] {
-            narrower[group] = count > 1 ? count - 1 : nil
+            if let found { narrower[found].count += 1 } else { narrower.append(Narrower(group: Array(group), count: 1)) }
+        } else if let found {
+            if narrower[found].count > 1 { narrower[found].count -= 1 } else { narrower.remove(at: found) }
         }
     }
 
     /// Whether lines may be sent under `group` (a group frame `T/`): no subscription narrower
     /// than it is held.
     public func allows<Group: Collection<UInt8>>(_ group: Group) -> Bool {
-        narrower.isEmpty || narrower[Array(group)] == nil
+        narrower.isEmpty || index(of: group) == nil
+    }
+
+    /// The same groups with the same counts, in whatever order they were learnt.
+    public static func == (lhs: SubscriptionGroups, rhs: SubscriptionGroups) -> Bool {
+        lhs.narrower.count == rhs.narrower.count
+            && lhs.narrower.allSatisfy { entry in rhs.index(of: entry.group).map { rhs.narrower[$0].count == entry.count } ?? false }
+    }
+
+    private func index<Group: Collection<UInt8>>(of group: Group) -> Int? {
+        narrower.firstIndex { $0.group.elementsEqual(group) }
     }
 }

@@ -233,11 +233,7 @@ public enum BusStage {
         /// Publishes a writer's lines and empties it.
         static func publish(_ writer: inout JSONWriter, with publisher: PlugPublisher) {
             guard !writer.bytes.isEmpty else { return }
-            publisher.takeSubscriptions()
-            writer.bytes.withUnsafeBytes { all in
-                TopicBatch.forEachLine(in: all) { publisher.publish(line: $0, trusted: true) }
-            }
-            publisher.flush()
+            writer.bytes.withUnsafeBytes { publisher.publishTrusted(lines: $0) }
             writer.removeAll()
         }
     }
