@@ -114,7 +114,8 @@ private struct CanonicalReader {
             guard index > fractionStart else { return nil }
         }
         if index < line.count && (line[index] == UInt8(ascii: "e") || line[index] == UInt8(ascii: "E")) { return nil }
-        let value = JSONDecoding.parseNumber(line, start..<index)
+        // The exact integer reader first (no C string, no strtod); the general one for the rest.
+        let value = ExactDecimal.parse(line, start..<index) ?? JSONDecoding.parseNumber(line, start..<index)
         guard value.isFinite else { return nil }
         return value + 0.0
     }
