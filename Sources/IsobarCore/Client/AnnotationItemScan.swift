@@ -101,27 +101,37 @@ enum AnnotationItemScan {
                                   subtitle: subtitle, cluster: cluster, rotation: rotation)
     }
 
-    /// The bytes of the key at the scanner's position when it is a plain name (ASCII letters only,
-    /// at most 16 of them, so no escape and nothing to validate), leaving the scanner just past its
-    /// closing quote; nil for any other key (every key the one-pass readers know is such a name).
+    /// The bytes of the key at the scanner's position, up to the first quote within 16 bytes,
+    /// leaving the scanner just past that quote; nil when there is no such quote. The bytes are
+    /// neither validated nor unescaped: the caller must compare them with a known name (ASCII
+    /// letters), and only equal bytes make a valid, unescaped key that is exactly that name (every
+    /// key the one-pass readers know is such a name; any other key makes them decline).
     @inline(__always)
     static func plainKey(_ scanner: inout JSONScanner) -> Range<Int>? {
         let bytes = scanner.bytes
         guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "\"") else { return nil }
         let start = scanner.index + 1
-        var end = start
-        let limit = min(bytes.count, start + 17)
-        while end < limit {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") {
-                scanner.index = end + 1
-                return start..<end
+        var length: Int
+        if start + 16 <= bytes.count {
+            // Two words at most; the lowest flagged byte is exactly the first quote.
+            var quotes = JSONScanner.matches(bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self), 0x22)
+            length = 0
+            if quotes == 0 {
+                quotes = JSONScanner.matches(bytes.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self), 0x22)
+                guard quotes != 0 else { return nil }
+                length = 8
             }
-            // A letter of either case (0x20 folds upper onto lower).
-            guard (byte | 0x20) &- UInt8(ascii: "a") < 26 else { return nil }
-            end += 1
+            length += quotes.trailingZeroBitCount >> 3
+        } else {
+            length = 0
+            while start + length < bytes.count && bytes[start + length] != UInt8(ascii: "\"") {
+                length += 1
+                if length > 16 { return nil }
+            }
+            guard start + length < bytes.count else { return nil }
         }
-        return nil
+        scanner.index = start + length + 1
+        return start..<(start + length)
     }
 
     /// The name of the member at the scanner's position (whitespace, then a plain key as

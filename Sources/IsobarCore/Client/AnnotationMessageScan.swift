@@ -110,10 +110,10 @@ enum AnnotationMessageScan {
                 let inner = (start + 1)..<(scanner.index - 1)
                 switch key {
                 case .day:
-                    guard let day = Self.value(Day.self, base, inner) else { return nil }
+                    guard let day = Self.day(base, inner) else { return nil }
                     message.day = day
                 case .field:
-                    guard let field = Self.value(Field.self, base, inner) else { return nil }
+                    guard let field = Self.field(base, inner) else { return nil }
                     message.field = field
                 default:
                     message.source = inner
@@ -132,17 +132,20 @@ enum AnnotationMessageScan {
         return message
     }
 
-    /// The case of `T` whose raw value is exactly the bytes at `range`, or nil.
-    private static func value<T: RawRepresentable & CaseIterable>(_ type: T.Type, _ base: UnsafeRawPointer, _ range: Range<Int>) -> T?
-    where T.RawValue == String {
-        for candidate in T.allCases {
-            var raw = candidate.rawValue
-            let equal = raw.withUTF8 { name in
-                guard name.count == range.count, let bytes = name.baseAddress else { return false }
-                return memcmp(base + range.lowerBound, bytes, name.count) == 0
-            }
-            if equal { return candidate }
-        }
-        return nil
+    /// The day spelled by the bytes at `range`, or nil.
+    private static func day(_ base: UnsafeRawPointer, _ range: Range<Int>) -> Day? {
+        spells(base, range, "today") ? .today : spells(base, range, "tomorrow") ? .tomorrow : nil
+    }
+
+    /// The field spelled by the bytes at `range`, or nil.
+    private static func field(_ base: UnsafeRawPointer, _ range: Range<Int>) -> Field? {
+        spells(base, range, "temperature") ? .temperature : spells(base, range, "wind") ? .wind
+            : spells(base, range, "precipitation") ? .precipitation : spells(base, range, "conditions") ? .conditions : nil
+    }
+
+    /// Whether the bytes at `range` are exactly `name`.
+    @inline(__always)
+    private static func spells(_ base: UnsafeRawPointer, _ range: Range<Int>, _ name: StaticString) -> Bool {
+        range.count == name.utf8CodeUnitCount && memcmp(base + range.lowerBound, name.utf8Start, range.count) == 0
     }
 }
