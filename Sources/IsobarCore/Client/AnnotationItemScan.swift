@@ -41,16 +41,9 @@ enum AnnotationItemScan {
         var stale = false
         var subtitle = "", cluster = false, rotation: Double?
         while true {
-            scanner.skipWhitespace()
-            guard scanner.peek() == UInt8(ascii: "\"") else { return nil }
-            let keyStart = scanner.index + 1
-            guard let escaped = try? scanner.scanString(), !escaped,
-                  let key = Key.find(base + keyStart, scanner.index - 1 - keyStart), seen & (1 << key.rawValue) == 0 else { return nil }
+            guard let name = memberName(&scanner), let key = Key.find(base + name.lowerBound, name.count),
+                  seen & (1 << key.rawValue) == 0 else { return nil }
             seen |= 1 << key.rawValue
-            scanner.skipWhitespace()
-            guard scanner.peek() == UInt8(ascii: ":") else { return nil }
-            scanner.index += 1
-            scanner.skipWhitespace()
             let start = scanner.index
             switch key {
             case .coordinate:
@@ -97,7 +90,7 @@ enum AnnotationItemScan {
                 default: return nil
                 }
             }
-            scanner.skipWhitespace()
+            scanner.skipWhitespaceIfAny()
             guard let next = scanner.peek() else { return nil }
             scanner.index += 1
             if next == UInt8(ascii: "}") { break }
@@ -108,6 +101,109 @@ enum AnnotationItemScan {
                                   subtitle: subtitle, cluster: cluster, rotation: rotation)
     }
 
+    /// The bytes of the key at the scanner's position, up to the first quote within 16 bytes,
+    /// leaving the scanner just past that quote; nil when there is no such quote. The bytes are
+    /// neither validated nor unescaped: the caller must compare them with a known name (ASCII
+    /// letters), and only equal bytes make a valid, unescaped key that is exactly that name (every
+    /// key the one-pass readers know is such a name; any other key makes them decline).
+    @inline(__always)
+    static func plainKey(_ scanner: inout JSONScanner) -> Range<Int>? {
+        let bytes = scanner.bytes
+        guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "\"") else { return nil }
+        let start = scanner.index + 1
+        var length: Int
+        if start + 16 <= bytes.count {
+            // Two words at most; the lowest flagged byte is exactly the first quote.
+            var quotes = JSONScanner.matches(bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self), 0x22)
+            length = 0
+            if quotes == 0 {
+                quotes = JSONScanner.matches(bytes.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self), 0x22)
+                guard quotes != 0 else { return nil }
+                length = 8
+            }
+            length += quotes.trailingZeroBitCount >> 3
+        } else {
+            length = 0
+            while start + length < bytes.count && bytes[start + length] != UInt8(ascii: "\"") {
+                length += 1
+                if length > 16 { return nil }
+            }
+            guard start + length < bytes.count else { return nil }
+        }
+        scanner.index = start + length + 1
+        return start..<(start + length)
+    }
+
+    /// The name of the member at the scanner's position (whitespace, then a plain key as
+    /// ``plainKey(_:)`` takes it), leaving the scanner at its value (past the colon and any
+    /// whitespace); nil when there is no such member.
+    @inline(__always)
+    static func memberName(_ scanner: inout JSONScanner) -> Range<Int>? {
+        scanner.skipWhitespaceIfAny()
+        guard let name = plainKey(&scanner) else { return nil }
+        scanner.skipWhitespaceIfAny()
+        guard scanner.peek() == UInt8(ascii: ":") else { return nil }
+        scanner.index += 1
+        scanner.skipWhitespaceIfAny()
+        return name
+    }
+
+    /// Powers of ten exactly representable as a `Double` (1 through 1e22).
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// The JSON number at the scanner's position, validated and read in one pass, leaving the
+    /// scanner just past it; nil when it is no valid number. Short numbers without an exponent
+    /// (at most 15 significant digits: every coordinate and count the formatter writes) are read
+    /// here exactly as `JSONDecoding.parseNumber` reads them; any other takes the scanner's check
+    /// and `parseNumber`. Negative zero reads as zero, as `optionalNumber` gives it.
+    static func number(_ scanner: inout JSONScanner) -> Double? {
+        let bytes = scanner.bytes
+        let start = scanner.index
+        var i = start
+        let count = bytes.count
+        let negative = i < count && bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        guard i < count, JSONScanner.isDigit(bytes[i]) else { return nil }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = 0
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+            if i < count && JSONScanner.isDigit(bytes[i]) { return nil }  // a leading zero
+        } else {
+            while i < count, JSONScanner.isDigit(bytes[i]) {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48)
+                digits += 1
+                i += 1
+            }
+        }
+        if i < count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < count, JSONScanner.isDigit(bytes[i]) else { return nil }
+            while i < count, JSONScanner.isDigit(bytes[i]) {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48)
+                if mantissa != 0 { digits += 1 }
+                fraction += 1
+                i += 1
+            }
+        }
+        let exponent = i < count && (bytes[i] | 0x20) == UInt8(ascii: "e")
+        guard !exponent, digits <= 15, fraction <= 22 else {
+            // The general route: the scanner's grammar and range checks, then `parseNumber`.
+            scanner.index = start
+            guard (try? scanner.scanValue(depth: 4)) == .number else { return nil }
+            let value = JSONDecoding.parseNumber(bytes, start..<scanner.index) + 0.0
+            return value.isFinite ? value : nil
+        }
+        scanner.index = i
+        let value = Double(mantissa) / powersOfTen[fraction]
+        return (negative ? -value : value) + 0.0
+    }
+
     /// `{"latitude":…,"longitude":…}` (in either order, each once, nothing else), checked as
     /// `Coordinate(from:)` checks it; nil for anything else.
     private static func coordinate(_ scanner: inout JSONScanner) -> Coordinate? {
@@ -116,23 +212,11 @@ enum AnnotationItemScan {
         var latitude: Double?
         var longitude: Double?
         while true {
-            scanner.skipWhitespace()
-            guard scanner.peek() == UInt8(ascii: "\"") else { return nil }
-            let keyStart = scanner.index + 1
-            guard let escaped = try? scanner.scanString(), !escaped else { return nil }
-            let length = scanner.index - 1 - keyStart
-            let isLatitude = length == 8 && memcmp(base + keyStart, ("latitude" as StaticString).utf8Start, 8) == 0
-            guard isLatitude || (length == 9 && memcmp(base + keyStart, ("longitude" as StaticString).utf8Start, 9) == 0),
+            guard let name = memberName(&scanner) else { return nil }
+            let isLatitude = name.count == 8 && memcmp(base + name.lowerBound, ("latitude" as StaticString).utf8Start, 8) == 0
+            guard isLatitude || (name.count == 9 && memcmp(base + name.lowerBound, ("longitude" as StaticString).utf8Start, 9) == 0),
                   (isLatitude ? latitude : longitude) == nil else { return nil }
-            scanner.skipWhitespace()
-            guard scanner.peek() == UInt8(ascii: ":") else { return nil }
-            scanner.index += 1
-            scanner.skipWhitespace()
-            let start = scanner.index
-            guard let first = scanner.peek(), first == UInt8(ascii: "-") || JSONScanner.isDigit(first),
-                  (try? scanner.scanValue(depth: 4)) == .number else { return nil }
-            let value = JSONDecoding.parseNumber(scanner.bytes, start..<scanner.index) + 0.0
-            guard value.isFinite else { return nil }
+            guard let value = number(&scanner) else { return nil }
             if isLatitude {
                 guard (-90...90).contains(value) else { return nil }
                 latitude = value
@@ -140,7 +224,7 @@ enum AnnotationItemScan {
                 guard (-180...180).contains(value) else { return nil }
                 longitude = value
             }
-            scanner.skipWhitespace()
+            scanner.skipWhitespaceIfAny()
             guard let next = scanner.peek() else { return nil }
             scanner.index += 1
             if next == UInt8(ascii: "}") { break }

@@ -86,8 +86,12 @@ public struct AnnotationSet: Sendable {
     /// ``apply(_:)-(JSONObject)`` on the parsed line. Throws for a line that is not a JSON object.
     public mutating func apply(storage: [UInt8]) throws(MessageError) -> Outcome {
         var upserts: [Item] = []
-        var scanned = false
         let detail = keepsDetail
+        // The whole line in one pass (`AnnotationMessageScan`), else the member-by-member reader.
+        let read = storage.withUnsafeBytes { AnnotationMessageScan.read($0, keepsDetail: detail, upserts: &upserts) }
+        if let read { return apply(read, upserts: upserts, in: storage) }
+        upserts.removeAll(keepingCapacity: true)
+        var scanned = false
         if let message = try? JSONObject(storage: storage, reading: "upsert", with: { scanner in
             scanned = true
             return scanner.readElements(into: &upserts) { AnnotationItemScan.item(&$0, keepsDetail: detail) }
@@ -113,21 +117,7 @@ public struct AnnotationSet: Sendable {
         if !Self.holds(message, "field", field.rawValue) { field = try message.optionalEnum("field", Field.self) ?? field }
         if !Self.holds(message, "source", source) { source = try message.optionalString("source") }
         fetchedAt = try message.optionalNumber("fetchedAt")
-        if let remove = message.field("remove"), remove.kind == .array {
-            message.storage.withUnsafeBytes { storage in
-                // Each id read where it lies (no array of the elements is made first).
-                JSONDecoding.forEachArrayElement(storage, remove.valueRange) { range, kind in
-                    guard kind == .string else { return }
-                    // The id's bytes in place, unless it has escapes to undo first.
-                    let inner = UnsafeRawBufferPointer(rebasing: storage[(range.lowerBound + 1)..<(range.upperBound - 1)])
-                    if inner.contains(UInt8(ascii: "\\")) {
-                        table.remove(JSONDecoding.unescape(storage, (range.lowerBound + 1)..<(range.upperBound - 1)))
-                    } else {
-                        table.remove(bytes: inner)
-                    }
-                }
-            }
-        }
+        if let remove = message.field("remove"), remove.kind == .array { self.remove(remove.valueRange, in: message.storage) }
         if let upserts {
             for item in upserts { table.upsert(item) }
         } else if let upsert = message.field("upsert") {
@@ -148,6 +138,54 @@ public struct AnnotationSet: Sendable {
             }
         }
         return .applied
+    }
+
+    /// Applies a line read whole by `AnnotationMessageScan` (`upserts`: its items), as the general
+    /// reader would apply it.
+    private mutating func apply(_ message: AnnotationMessageScan.Message, upserts: [Item], in storage: [UInt8]) -> Outcome {
+        if let outcome = accept(version: message.version, full: message.full) { return outcome }
+        if let read = message.day { day = read }
+        if let read = message.field { field = read }
+        if let range = message.source {
+            // What nearly every message repeats is kept without making a String to compare.
+            let same = storage.withUnsafeBytes { line in
+                source.map { Self.equal($0, UnsafeRawBufferPointer(rebasing: line[range])) } ?? false
+            }
+            if !same { source = storage.withUnsafeBytes { JSONDecoding.unescape($0, range) } }
+        } else {
+            source = nil
+        }
+        fetchedAt = message.fetchedAt
+        if let range = message.remove { remove(range, in: storage) }
+        for item in upserts { table.upsert(item) }
+        return .applied
+    }
+
+    /// Whether `text`'s UTF-8 is exactly `bytes`.
+    private static func equal(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var text = text
+        return text.withUTF8 { held in
+            guard held.count == bytes.count else { return false }
+            guard let heldBase = held.baseAddress, let base = bytes.baseAddress else { return true }
+            return memcmp(heldBase, base, held.count) == 0
+        }
+    }
+
+    /// Removes the ids of the `remove` array at `range` of `storage` (a validated array; elements
+    /// that are not strings are ignored), each read where it lies.
+    private mutating func remove(_ range: Range<Int>, in storage: [UInt8]) {
+        storage.withUnsafeBytes { storage in
+            JSONDecoding.forEachArrayElement(storage, range) { range, kind in
+                guard kind == .string else { return }
+                // The id's bytes in place, unless it has escapes to undo first.
+                let inner = UnsafeRawBufferPointer(rebasing: storage[(range.lowerBound + 1)..<(range.upperBound - 1)])
+                if inner.contains(UInt8(ascii: "\\")) {
+                    table.remove(JSONDecoding.unescape(storage, (range.lowerBound + 1)..<(range.upperBound - 1)))
+                } else {
+                    table.remove(bytes: inner)
+                }
+            }
+        }
     }
 
     /// Whether `key` is a string member spelling exactly `current`, with no escape: the general

@@ -91,11 +91,13 @@ struct AnnotationTable: Sendable {
             var moved = Int(truncatingIfNeeded: hashes[last]) & mask
             while slots[moved] != Int32(last) { moved = (moved + 1) & mask }
             slots[moved] = Int32(position)
-            items.swapAt(position, last)
-            hashes.swapAt(position, last)
+            // The last item moves into the hole (no swap: the removed item is released once).
+            items[position] = items.removeLast()
+            hashes[position] = hashes.removeLast()
+        } else {
+            items.removeLast()
+            hashes.removeLast()
         }
-        items.removeLast()
-        hashes.removeLast()
     }
 
     /// Twice the slots, every position placed again.
