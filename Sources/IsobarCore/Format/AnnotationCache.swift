@@ -43,7 +43,7 @@ final class AnnotationCache: Sendable {
 
     /// One station's annotation in one presentation (`ResolvedPresentation.cacheCode`).
     struct Output {
-        var presentation: UInt8
+        var presentation: Int
         var bytes: [UInt8]
     }
 
@@ -55,7 +55,7 @@ final class AnnotationCache: Sendable {
 
         var byteCount: Int { outputs.reduce(input.count) { $0 + $1.bytes.count } }
 
-        func output(_ presentation: UInt8) -> Int? { outputs.firstIndex { $0.presentation == presentation } }
+        func output(_ presentation: Int) -> Int? { outputs.firstIndex { $0.presentation == presentation } }
     }
 
     /// The table, owned by whoever holds the lock (one formatter thread).
@@ -94,7 +94,7 @@ final class AnnotationCache: Sendable {
         }
 
         /// Stores `output` as the annotation of the item `input` (id hash `hash`) in `presentation`.
-        mutating func store(_ hash: UInt64, input: UnsafeRawBufferPointer, presentation: UInt8, output: UnsafeRawBufferPointer,
+        mutating func store(_ hash: UInt64, input: UnsafeRawBufferPointer, presentation: Int, output: UnsafeRawBufferPointer,
                             maxStations: Int, maxBytes: Int) {
             guard input.count <= AnnotationCache.maxItemBytes, input.count + output.count <= maxBytes else { return }
             let added = Output(presentation: presentation, bytes: Array(output))
@@ -152,14 +152,6 @@ final class AnnotationCache: Sendable {
             bytes = 0
             resets += 1
         }
-    }
-}
-
-extension ResolvedPresentation {
-    /// A small number naming this presentation (the annotation cache's key part).
-    var cacheCode: UInt8 {
-        func index<T: CaseIterable & Equatable>(_ value: T) -> Int { T.allCases.firstIndex(of: value).map { T.allCases.distance(from: T.allCases.startIndex, to: $0) } ?? 0 }
-        return UInt8(truncatingIfNeeded: ((index(field) * 2 + index(units)) * 4 + index(windUnit)) * 4 + index(locale))
     }
 }
 

@@ -12,6 +12,10 @@ public struct FormatEngine: Sendable, LineStage {
     /// Whether `visible` lines take the one-pass reader (`annotationsInOnePass`) when they can. Off,
     /// every line takes the general path: the tests and the `format` fuzz target compare the two.
     public var onePass = true
+    /// Whether the one-pass reader first tries the filter's own layout (`VisibleLineHead`: the
+    /// head and tail read by position and copied, no parse of the line's top level). Off, it parses
+    /// every line's top level: the tests compare the two.
+    public var filterLayout = true
     /// Annotations formatted for earlier `visible` lines, by station (nil: format every item). Shared
     /// by copies of this engine; safe, since a stored annotation is keyed by its presentation.
     var cache: AnnotationCache? = AnnotationCache()
@@ -102,9 +106,38 @@ public struct FormatEngine: Sendable, LineStage {
     /// nothing, for any line it does not take whole (a bad line, an unusual item): `handle` then
     /// formats or rejects it the general way, so answers and error messages are the same either way.
     func annotationsInOnePass(_ line: UnsafeRawBufferPointer, into out: inout JSONWriter) -> Bool {
-        guard let cache else { return annotationsInOnePass(line, cache: nil, limits: nil, into: &out) }
+        guard let cache else {
+            return (filterLayout && annotationsFromFilterLine(line, cache: nil, limits: nil, into: &out))
+                || annotationsInOnePass(line, cache: nil, limits: nil, into: &out)
+        }
         return cache.state.withLock { state in
-            withUnsafeMutablePointer(to: &state) { annotationsInOnePass(line, cache: $0, limits: cache, into: &out) }
+            withUnsafeMutablePointer(to: &state) {
+                (filterLayout && annotationsFromFilterLine(line, cache: $0, limits: cache, into: &out))
+                    || annotationsInOnePass(line, cache: $0, limits: cache, into: &out)
+            }
+        }
+    }
+
+    /// A `visible` line in the filter's own layout (`VisibleLineHead`): its head and tail read by
+    /// position and copied into the answer, its items read as `annotationsInOnePass` reads them,
+    /// from the line itself (no copy of it). False, having written nothing, for any other line.
+    func annotationsFromFilterLine(_ line: UnsafeRawBufferPointer, cache state: UnsafeMutablePointer<AnnotationCache.State>?,
+                                           limits cache: AnnotationCache?, into out: inout JSONWriter) -> Bool {
+        guard let head = VisibleLineHead(line) else { return false }
+        var pieces: [Piece] = []
+        pieces.reserveCapacity(16)  // one allocation for most lines (a pan's diff is a few items)
+        var scanner = JSONScanner(line, start: head.upsertStart)
+        guard scanner.readElements(into: &pieces, { scanner in Self.piece(&scanner, cache: state) }),
+              let remove = VisibleLineHead.remove(line, from: scanner.index) else { return false }
+        let presentation = head.presentation.resolved(defaults)
+        return writeAnswer(&pieces, in: line, presentation: presentation, cache: state, limits: cache, into: &out) { out in
+            head.write(line, presentation: presentation, into: &out)
+        } tail: { out in
+            out.arrayEnd()
+            out.continuing(#","remove":"#)
+            out.raw(UnsafeRawBufferPointer(rebasing: line[remove]))
+            out.objectEnd()
+            out.newline()
         }
     }
 
@@ -125,41 +158,52 @@ public struct FormatEngine: Sendable, LineStage {
               let visible = try? Visible(headOf: object, readingRemove: false),
               let remove = Self.removeField(object) else { return false }
         let presentation = visible.presentation.resolved(defaults)
+        return object.storage.withUnsafeBytes { bytes in
+            writeAnswer(&pieces, in: bytes, presentation: presentation, cache: state, limits: cache, into: &out) { out in
+                Annotations(client: visible.client, version: visible.version, full: visible.full, day: visible.day,
+                            presentation: presentation, snapshot: visible.snapshot).writeHead(to: &out)
+            } tail: { out in
+                Self.writeTail(remove: remove, object, into: &out)
+            }
+        }
+    }
+
+    /// The answer to a `visible` line whose items are `pieces` (read from `bytes`): `head`, each
+    /// item copied from the cache or written, `tail`; then the written items stored in the cache.
+    /// False, having written nothing, when a cached item must be read for this presentation and
+    /// the reader declines it.
+    private func writeAnswer(_ pieces: inout [Piece], in bytes: UnsafeRawBufferPointer, presentation: ResolvedPresentation,
+                             cache state: UnsafeMutablePointer<AnnotationCache.State>?, limits cache: AnnotationCache?,
+                             into out: inout JSONWriter, head: (inout JSONWriter) -> Void, tail: (inout JSONWriter) -> Void) -> Bool {
         let code = presentation.cacheCode
         // Items found in the cache but not yet formatted in this presentation are read now (from
         // the same bytes the stored item was read from, so the reader takes them).
         if let state {
-            let bytesOK = object.storage.withUnsafeBytes { bytes -> Bool in
-                for i in pieces.indices {
-                    guard case .cached(let entry, let start, let end) = pieces[i], state.pointee.entries[entry].output(code) == nil else { continue }
-                    var scanner = JSONScanner(bytes, start: start)
-                    guard let input = AnnotationInput.scan(&scanner) else { return false }
-                    pieces[i] = .read(input, start: start, end: end, hash: state.pointee.entries[entry].hash)
-                }
-                return true
+            for i in pieces.indices {
+                guard case .cached(let entry, let start, let end) = pieces[i], state.pointee.entries[entry].output(code) == nil else { continue }
+                var scanner = JSONScanner(bytes, start: start)
+                guard let input = AnnotationInput.scan(&scanner) else { return false }
+                pieces[i] = .read(input, start: start, end: end, hash: state.pointee.entries[entry].hash)
             }
-            guard bytesOK else { return false }
         }
         let titles = TitleFormatter(presentation)
-        Annotations(client: visible.client, version: visible.version, full: visible.full, day: visible.day,
-                    presentation: presentation, snapshot: visible.snapshot).writeHead(to: &out)
+        head(&out)
         // What to store once every item is written (a store may empty the cache, and with it the
         // entries that later pieces copy from): hash, input bytes, output bytes.
         var stores: [(hash: UInt64, input: Range<Int>, output: Range<Int>)] = []
-        object.storage.withUnsafeBytes { bytes in
-            for piece in pieces {
-                switch piece {
-                case .cached(let entry, _, _):
-                    if let state, let index = state.pointee.entries[entry].output(code) { out.raw(state.pointee.entries[entry].outputs[index].bytes) }
-                case .read(let item, let start, let end, let hash):
-                    let mark = out.bytes.count
-                    Self.write(item, in: bytes, titles: titles, into: &out)
-                    guard state != nil, let hash else { continue }
-                    let skip = out.bytes[mark] == UInt8(ascii: ",") ? 1 : 0
-                    stores.append((hash, start..<end, (mark + skip)..<out.bytes.count))
-                }
+        for piece in pieces {
+            switch piece {
+            case .cached(let entry, _, _):
+                if let state, let index = state.pointee.entries[entry].output(code) { out.raw(state.pointee.entries[entry].outputs[index].bytes) }
+            case .read(let item, let start, let end, let hash):
+                let mark = out.bytes.count
+                Self.write(item, in: bytes, titles: titles, into: &out)
+                guard state != nil, let hash else { continue }
+                let skip = out.bytes[mark] == UInt8(ascii: ",") ? 1 : 0
+                stores.append((hash, start..<end, (mark + skip)..<out.bytes.count))
             }
-            guard let state, let cache else { return }
+        }
+        if let state, let cache {
             out.bytes.withUnsafeBytes { written in
                 for store in stores {
                     state.pointee.store(store.hash, input: UnsafeRawBufferPointer(rebasing: bytes[store.input]), presentation: code,
@@ -168,7 +212,7 @@ public struct FormatEngine: Sendable, LineStage {
                 }
             }
         }
-        Self.writeTail(remove: remove, object, into: &out)
+        tail(&out)
         return true
     }
 

@@ -1,0 +1,184 @@
+/// The head and tail of a `visible` line laid out exactly as the filter writes it
+/// (`Visible.writeHead`, `Visible.writeTail`), read by position instead of parsed: the formatter's
+/// fastest path (`FormatEngine.annotationsFromFilterLine`).
+///
+/// It takes only the filter's own layout, member by member in the filter's order, without
+/// whitespace: `type`, `client`, `version`, `full`, `day`, the four provenance members, any of
+/// `field`, `units`, `windUnit`, `locale`, then `upsert` (read by the caller) and `remove`, and
+/// the line's end right after the object. Each value must be one the general reader accepts and
+/// whose text is what the answer writes for it: a plain string (no escape, no DEL: `JSONWriter`
+/// writes it the same), an integer version without sign or exponent, `true`/`false`, a known day
+/// or presentation word. Anything else (another order, a null flag, an unknown key, an escape)
+/// makes it decline, and the line takes the parsing paths, so answers and errors are unchanged
+/// (`FormatHeadTests` compares the paths). Every byte it takes is validated as the parser would
+/// (strings by `JSONScanner.scanString`, numbers by `scanValue`).
+struct VisibleLineHead {
+    /// The client's id, with its quotes.
+    var client: Range<Int>
+    var version: Range<Int>
+    var full: Range<Int>
+    /// `"today"` or `"tomorrow"`, with its quotes.
+    var day: Range<Int>
+    /// `snapshot` and `source`: a plain string (quotes included) or `null`.
+    var snapshot: Range<Int>
+    var source: Range<Int>
+    var fetchedAt: Number
+    var ageSeconds: Number
+    var presentation: Presentation
+    /// Where `upsert`'s `[` is.
+    var upsertStart: Int
+
+    /// A provenance number as the answer writes it: its text when that is already what
+    /// `JSONWriter.number` prints (or `null`), else its value.
+    enum Number {
+        case text(Range<Int>)
+        case value(Double)
+    }
+
+    /// Reads the head of `bytes` up to `upsert`'s `[`; nil when it is not the filter's layout.
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        var reader = Reader(bytes: bytes)
+        guard reader.literal(#"{"type":"visible","client":"#), let client = reader.plainString(), client.count > 2, client.count - 2 <= 256,
+              reader.literal(#","version":"#), let version = reader.version(),
+              reader.literal(#","full":"#), let full = reader.flag(),
+              reader.literal(#","day":"#), let day = reader.day(),
+              reader.literal(#","snapshot":"#), let snapshot = reader.stringOrNull(),
+              reader.literal(#","source":"#), let source = reader.stringOrNull(),
+              reader.literal(#","fetchedAt":"#), let fetchedAt = reader.number(),
+              reader.literal(#","ageSeconds":"#), let ageSeconds = reader.number() else { return nil }
+        var presentation = Presentation()
+        if reader.literal(#","field":"#) { guard let value = reader.word(Field.self) else { return nil }; presentation.field = value }
+        if reader.literal(#","units":"#) { guard let value = reader.word(Units.self) else { return nil }; presentation.units = value }
+        if reader.literal(#","windUnit":"#) { guard let value = reader.word(WindUnit.self) else { return nil }; presentation.windUnit = value }
+        if reader.literal(#","locale":"#) { guard let value = reader.word(Locale.self) else { return nil }; presentation.locale = value }
+        guard reader.literal(#","upsert":["#) else { return nil }
+        self.client = client
+        self.version = version
+        self.full = full
+        self.day = day
+        self.snapshot = snapshot
+        self.source = source
+        self.fetchedAt = fetchedAt
+        self.ageSeconds = ageSeconds
+        self.presentation = presentation
+        upsertStart = reader.index - 1
+    }
+
+    /// Reads `,"remove":[…]}` from `start` (just past `upsert`'s `]`) to the line's end: the range
+    /// of the array when every id is a plain string and the line ends right after the object.
+    static func remove(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Range<Int>? {
+        var reader = Reader(bytes: bytes, index: start)
+        guard reader.literal(#","remove":["#) else { return nil }
+        let arrayStart = reader.index - 1
+        if !reader.literal("]") {
+            repeat {
+                guard let id = reader.plainString(), id.count >= 2 else { return nil }
+            } while reader.literal(",")
+            guard reader.literal("]") else { return nil }
+        }
+        let arrayEnd = reader.index
+        guard reader.literal("}"), reader.index == bytes.count else { return nil }
+        return arrayStart..<arrayEnd
+    }
+
+    /// Writes the answer's head, `{"type":"annotations",…,"upsert":[`: the same bytes as
+    /// `Annotations.writeHead` for this line read the general way, `presentation` being this
+    /// line's presentation resolved.
+    func write(_ bytes: UnsafeRawBufferPointer, presentation: ResolvedPresentation, into out: inout JSONWriter) {
+        func copy(_ range: Range<Int>) { out.raw(UnsafeRawBufferPointer(rebasing: bytes[range])) }
+        func write(_ number: Number) {
+            switch number {
+            case .text(let range): copy(range)
+            case .value(let value): out.number(value)
+            }
+        }
+        out.opening(#"{"type":"annotations","client":"#); copy(client)
+        out.continuing(#","version":"#); copy(version)
+        out.continuing(#","full":"#); copy(full)
+        out.continuing(#","day":"#); copy(day)
+        out.raw(ResolvedPresentation.membersByCacheCode[presentation.cacheCode])
+        out.continuing(#","snapshot":"#); copy(snapshot)
+        out.continuing(#","source":"#); copy(source)
+        out.continuing(#","fetchedAt":"#); write(fetchedAt)
+        out.continuing(#","ageSeconds":"#); write(ageSeconds)
+        out.continuing(#","upsert":["#)
+    }
+
+    /// A cursor over the line: each read moves past what it took, or returns nil/false.
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var index = 0
+
+        /// Moves past `text` when the bytes at the cursor are exactly it.
+        mutating func literal(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard index + count <= bytes.count, let base = bytes.baseAddress, memcmp(base + index, text.utf8Start, count) == 0 else { return false }
+            index += count
+            return true
+        }
+
+        /// A string without escapes or DEL (the writer writes it as is), validated; with its quotes.
+        mutating func plainString() -> Range<Int>? {
+            let start = index
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            var scanner = JSONScanner(bytes, start: index)
+            guard let escaped = try? scanner.scanString(), !escaped else { return nil }
+            for i in start..<scanner.index where bytes[i] == 0x7F { return nil }
+            index = scanner.index
+            return start..<index
+        }
+
+        mutating func stringOrNull() -> Range<Int>? {
+            let start = index
+            return literal("null") ? start..<index : plainString()
+        }
+
+        /// `0` or up to 15 digits without a leading zero: an integer `optionalInt` takes and
+        /// `JSONWriter.int` prints the same.
+        mutating func version() -> Range<Int>? {
+            let start = index
+            while index < bytes.count && JSONScanner.isDigit(bytes[index]) { index += 1 }
+            let digits = index - start
+            guard digits >= 1, digits <= 15, digits == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+            return start..<index
+        }
+
+        mutating func flag() -> Range<Int>? {
+            let start = index
+            return literal("true") || literal("false") ? start..<index : nil
+        }
+
+        mutating func day() -> Range<Int>? {
+            let start = index
+            return literal(#""today""#) || literal(#""tomorrow""#) ? start..<index : nil
+        }
+
+        /// A number (validated by the scanner; finite, -0 read as 0) or `null`.
+        mutating func number() -> Number? {
+            let start = index
+            if literal("null") { return .text(start..<index) }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || JSONScanner.isDigit(bytes[index]) else { return nil }
+            var scanner = JSONScanner(bytes, start: index)
+            guard (try? scanner.scanValue(depth: 1)) == .number else { return nil }
+            index = scanner.index
+            let text = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+            if JSONWriter.isCanonicalShortNumber(text) { return .text(start..<index) }
+            let value = JSONDecoding.parseNumber(bytes, start..<index)
+            return value.isFinite ? .value(value + 0.0) : nil
+        }
+
+        /// A plain string that is one of `T`'s words.
+        mutating func word<T: RawRepresentable & CaseIterable>(_: T.Type) -> T? where T.RawValue == String {
+            guard let range = plainString() else { return nil }
+            let text = UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
+            for value in T.allCases where value.rawValue.utf8.elementsEqual(text) { return value }
+            return nil
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
