@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the system packages Isobar needs to build, run and test (Debian/Ubuntu, apt).
+# gdb: scripts/swift-test-run.sh prints every thread of a test run that hangs.
 # Uses sudo only when not root. Safe to run again: installs only what is missing.
 set -euo pipefail
-packages=(libzmq3-dev pkg-config libsqlite3-dev sqlite3 jq python3 python3-pip libjs-leaflet libjs-leaflet.markercluster valgrind "$@")
+packages=(libzmq3-dev pkg-config libsqlite3-dev sqlite3 jq python3 python3-pip libjs-leaflet libjs-leaflet.markercluster valgrind gdb "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
