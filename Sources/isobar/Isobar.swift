@@ -17,6 +17,13 @@ struct Isobar: AsyncParsableCommand {
         """,
         subcommands: Subcommands.all
     )
+
+    /// Every `isobar` process started by another one (`up`, `plug`, a benchmark, a test) ends when
+    /// that one ends (`ParentWatch`), then runs its subcommand.
+    static func main() async {
+        ParentWatch.start()
+        await main(nil)
+    }
 }
 
 /// Logs go to stderr (stdout carries protocol lines only).

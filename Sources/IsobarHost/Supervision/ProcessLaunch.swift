@@ -45,8 +45,10 @@ struct ProcessLaunch: Sendable {
         var options = PlatformOptions()
         options.processGroupID = 0
         let executable: Executable = command.contains("/") ? .path(.init(command)) : .name(command)
-        let environment = Environment.inherit.updating(
-            Dictionary(uniqueKeysWithValues: self.environment.map { (Environment.Key(stringLiteral: $0.key), Optional($0.value)) }))
+        // The child learns who started it (`ParentWatch`): an `isobar` child ends when this process ends.
+        var added = Dictionary(uniqueKeysWithValues: self.environment.map { (Environment.Key(stringLiteral: $0.key), Optional($0.value)) })
+        added[Environment.Key(stringLiteral: ParentWatch.environmentKey)] = String(getpid())
+        let environment = Environment.inherit.updating(added)
         let stdinPipe = input == .pipe ? try Self.makePipe() : nil
         // Held from here, so a failed spawn closes it too.
         let stdinWrite = stdinPipe.map { ChildProcessPipe(fd: $0.write) }
