@@ -7,28 +7,57 @@ import Synchronization
 /// `receive` runs on the bus client's receive thread: it applies the message as a real client
 /// would, and when the awaited version has been applied it calls `onApplied` (still on that
 /// thread) with the time, so latency ends when the update is applied, not when it arrived.
+///
+/// Each client has a slot (its entry's position, stable for the table's life, ``slot(_:)``): a
+/// message costs one lookup, of its topic as received, and `onApplied` hands over the slot, so a
+/// caller that keeps its clients by slot (`ClientsLoop`) finds one without hashing its name.
 final class ClientTable: @unchecked Sendable {
     // @unchecked: `onApplied` and `onDrained` are set before messages flow; the rest is in `state`.
     struct Entry {
+        let name: String
+        /// A probe client (`Pipeline.probe...`), whose snapshot id is recorded.
+        let probe: Bool
         /// The client's set and version rules (`AnnotationFollower`, as every client holds it).
         var follower = AnnotationFollower()
         var set: AnnotationSet { follower.set }
         var messages = 0
         var awaited: Int?
         var lastSnapshot: String?
+
+        init(name: String) {
+            self.name = name
+            probe = name.hasPrefix(Pipeline.probe)
+        }
     }
 
     /// Every client's entry and the table's tallies, under one `Mutex`.
     private struct State {
-        var entries: [String: Entry] = [:]
+        /// Each client's slot in `entries`, by the topic of its annotations (`annotations/NAME`).
+        var slots: [String: Int] = [:]
+        var entries: [Entry] = []
         var gaps = 0
         var badMessages = 0
         var tallies = 0
         var resends = 0
+
+        /// The slot of the client whose annotations come on `topic`, made on first use.
+        mutating func slot(topic: String) -> Int {
+            if let slot = slots[topic] { return slot }
+            let slot = entries.count
+            entries.append(Entry(name: String(topic.dropFirst(ClientTable.prefix.count))))
+            slots[topic] = slot
+            return slot
+        }
+
+        /// The client's entry, if it has one.
+        func entry(_ client: String) -> Entry? {
+            slots[ClientTable.prefix + client].map { entries[$0] }
+        }
     }
 
+    private static let prefix = "annotations/"
     private let state = Mutex(State())
-    var onApplied: (@Sendable (_ client: String, _ version: Int, _ count: Int, _ time: Double) -> Void)?
+    var onApplied: (@Sendable (_ client: String, _ slot: Int, _ version: Int, _ count: Int, _ time: Double) -> Void)?
     /// Called on the receive thread when every waiting message has been received (see `BusClient.start`).
     var onDrained: (@Sendable () -> Void)?
     /// Version gaps seen by any client (a missed update).
@@ -36,34 +65,42 @@ final class ClientTable: @unchecked Sendable {
     /// Messages no client could apply.
     var badMessages: Int { state.withLock { $0.badMessages } }
 
+    /// The slot of `client`: its entry's position, made on first use and kept for the table's life.
+    func slot(_ client: String) -> Int {
+        state.withLock { $0.slot(topic: Self.prefix + client) }
+    }
+
     /// Announces that `client` waits for `version`.
     func await(_ client: String, version: Int) {
-        state.withLock { $0.entries[client, default: Entry()].awaited = version }
+        state.withLock { state in
+            let slot = state.slot(topic: Self.prefix + client)
+            state.entries[slot].awaited = version
+        }
     }
 
     func messages(_ client: String) -> Int {
-        state.withLock { $0.entries[client]?.messages ?? 0 }
+        state.withLock { $0.entry(client)?.messages ?? 0 }
     }
 
     /// What a client holds: messages received, the set's size and version.
     func held(_ client: String) -> (messages: Int, count: Int, version: Int) {
         state.withLock { state in
-            guard let entry = state.entries[client] else { return (0, 0, 0) }
+            guard let entry = state.entry(client) else { return (0, 0, 0) }
             return (entry.messages, entry.set.count, entry.set.version)
         }
     }
 
     func lastSnapshot(_ client: String) -> String? {
-        state.withLock { $0.entries[client]?.lastSnapshot }
+        state.withLock { $0.entry(client)?.lastSnapshot }
     }
 
     /// Applies one message to a client's entry; returns the outcome and, when the awaited version
     /// has been applied, that version and the set's size. Only the probe client records its
     /// snapshot id (a String per message for every client would be the benchmark's own cost).
-    private static func update(_ entry: inout Entry, with payload: [UInt8], probe: Bool) -> (AnnotationFollower.Step?, (Int, Int)?) {
+    private static func update(_ entry: inout Entry, with payload: [UInt8]) -> (AnnotationFollower.Step?, (Int, Int)?) {
         let outcome = try? entry.follower.apply(storage: payload)
         entry.messages += 1
-        if probe, let object = try? JSONObject(storage: payload), let field = object.field("snapshot") {
+        if entry.probe, let object = try? JSONObject(storage: payload), let field = object.field("snapshot") {
             entry.lastSnapshot = object.string(field)
         }
         var applied: (Int, Int)?
@@ -89,17 +126,17 @@ final class ClientTable: @unchecked Sendable {
             Changes.shared.pulse()
             return
         }
-        guard topic.hasPrefix("annotations/") else { return }
-        let name = String(topic.dropFirst("annotations/".count))
-        let applied: (Int, Int)? = state.withLock { state in
-            // In place (one hash lookup, no copy of the client's set); as a client on the wire
-            // would, in one pass (`AnnotationFollower.apply(storage:)`).
-            let (outcome, applied) = Self.update(&state.entries[name, default: Entry()], with: payload, probe: name.hasPrefix(Pipeline.probe))
+        guard topic.hasPrefix(Self.prefix) else { return }
+        let applied: (String, Int, Int, Int)? = state.withLock { state in
+            // In place (one hash lookup, of the topic as received; no copy of the client's set);
+            // as a client on the wire would, in one pass (`AnnotationFollower.apply(storage:)`).
+            let slot = state.slot(topic: topic)
+            let (outcome, applied) = Self.update(&state.entries[slot], with: payload)
             if case .gap = outcome { state.gaps += 1 }
             if outcome == nil { state.badMessages += 1 }
-            return applied
+            return applied.map { (state.entries[slot].name, slot, $0.0, $0.1) }
         }
-        if let (version, count) = applied { onApplied?(name, version, count, Clock.now()) }
+        if let (name, slot, version, count) = applied { onApplied?(name, slot, version, count, Clock.now()) }
         // `Changes` is pulsed once per drain (`Pipeline`'s `onDrained`), not per message.
     }
 }

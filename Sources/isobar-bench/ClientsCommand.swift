@@ -108,7 +108,7 @@ struct ClientsCommand: AsyncParsableCommand {
             idleNotes.append("tallies while idle: \(pipeline.clients.tallies - talliesBefore) (one per shard per lease)")
         }
         let loop = ClientsLoop(names: names, plans: plans, burst: !oneAtATime)
-        pipeline.clients.onApplied = { client, _, count, time in loop.applied(client: client, count: count, time: time) }
+        pipeline.clients.onApplied = { _, slot, _, count, time in loop.applied(slot: slot, count: count, time: time) }
         pipeline.clients.onDrained = { loop.flush() }
 
         let rssLoaded = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)

@@ -9,7 +9,7 @@ import Synchronization
 /// serialises them behind this process's own receive loop, which no real fleet of clients does.)
 final class ClientsLoop: @unchecked Sendable {
     // @unchecked: `pipeline` is set by `start` before any message of the walk flows; the walk's
-    // state is in `state`, `plans` and `index` are immutable.
+    // state is in `state`, `names` and `plans` are immutable.
     struct Step {
         let line: [UInt8]
         let version: Int
@@ -26,11 +26,13 @@ final class ClientsLoop: @unchecked Sendable {
         var running = 0
         /// Clients whose next viewport is queued for `flush`.
         var outbox: [Int] = []
+        /// Each client's position in `names`, by its slot in the pipeline's `ClientTable` (-1: none
+        /// of these clients), so an update applied finds its client without hashing a name.
+        var bySlot: [Int] = []
     }
 
     let names: [String]
     let plans: [[Step]]
-    private let index: [String: Int]
     private let state: Mutex<State>
     /// Raised (a value put) when the last client of a walk finished.
     private let finished = Mailbox<Bool>()
@@ -43,7 +45,6 @@ final class ClientsLoop: @unchecked Sendable {
         self.names = names
         self.plans = plans
         self.burst = burst
-        index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         let zeros = Array(repeating: 0, count: names.count)
         state = Mutex(State(next: zeros, stop: zeros, sentAt: Array(repeating: 0, count: names.count),
                             latencies: Array(repeating: [], count: names.count)))
@@ -57,7 +58,10 @@ final class ClientsLoop: @unchecked Sendable {
     /// Starts steps `range` of every client; returns at once. `finished(within:)` waits for the end.
     func start(steps range: Range<Int>, on pipeline: Pipeline) {
         self.pipeline = pipeline
+        let slots = names.map { pipeline.clients.slot($0) }
         state.withLock { state in
+            state.bySlot = Array(repeating: -1, count: (slots.max() ?? -1) + 1)
+            for (i, slot) in slots.enumerated() { state.bySlot[slot] = i }
             state.running = names.count
             for i in names.indices {
                 state.next[i] = range.lowerBound
@@ -107,10 +111,12 @@ final class ClientsLoop: @unchecked Sendable {
         pipeline.client.publish(lines: lines)
     }
 
-    /// Called on the receive thread when a client applied its awaited version.
-    func applied(client: String, count: Int, time: Double) {
-        guard let i = index[client] else { return }
+    /// Called on the receive thread when the client in `slot` of the pipeline's `ClientTable`
+    /// applied its awaited version.
+    func applied(slot: Int, count: Int, time: Double) {
         let (more, done) = state.withLock { state -> (Bool, Bool) in
+            guard slot < state.bySlot.count, state.bySlot[slot] >= 0 else { return (false, false) }
+            let i = state.bySlot[slot]
             let step = plans[i][state.next[i]]
             state.latencies[i].append(time - state.sentAt[i])
             if count != step.annotations { state.wrong += 1 }

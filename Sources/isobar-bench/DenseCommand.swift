@@ -82,7 +82,7 @@ struct DenseCommand: AsyncParsableCommand {
     /// viewport -> applied latency.
     private func throughPipeline(_ pipeline: Pipeline) async throws -> [Double] {
         let waiter = Waiter()
-        pipeline.clients.onApplied = { client, _, count, time in waiter.applied(client: client, count: count, time: time) }
+        pipeline.clients.onApplied = { client, _, _, count, time in waiter.applied(client: client, count: count, time: time) }
         var perRun: [Double] = []
         var version = 0
         for run in 0..<common.runs {

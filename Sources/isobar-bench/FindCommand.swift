@@ -199,7 +199,7 @@ struct FindCommand: AsyncParsableCommand {
         var nearest = Percentiles(), search = Percentiles(), pans = Percentiles()
         var timeouts = 0
         let waiter = Waiter()
-        pipeline.clients.onApplied = { client, _, count, time in waiter.applied(client: client, count: count, time: time) }
+        pipeline.clients.onApplied = { client, _, _, count, time in waiter.applied(client: client, count: count, time: time) }
         // Interleaved (nearest, search, pan, nearest, ...) so that noise from anything else on the
         // machine falls on the three kinds alike.
         for run in 0..<common.runs {

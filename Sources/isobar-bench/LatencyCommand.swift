@@ -56,7 +56,7 @@ struct LatencyCommand: AsyncParsableCommand {
     func measure(pipeline: Pipeline, shadow: Shadow, size: Int) async throws -> Result {
         guard let snapshot = shadow.snapshot else { throw ValidationError("the shadow filter holds no snapshot") }
         let waiter = Waiter()
-        pipeline.clients.onApplied = { client, _, count, time in waiter.applied(client: client, count: count, time: time) }
+        pipeline.clients.onApplied = { client, _, _, count, time in waiter.applied(client: client, count: count, time: time) }
         var result = Result()
         var inView: [Int] = [], annotations: [Int] = []
         for run in 0..<common.runs {

@@ -10,9 +10,10 @@ import Foundation
     let onePass = ClientOnePassTests()
 
     func read(_ line: String, keepsDetail: Bool = false) -> (AnnotationMessageScan.Message, [AnnotationSet.Item])? {
-        var items: [AnnotationSet.Item] = []
-        guard let message = Array(line.utf8).withUnsafeBytes({ AnnotationMessageScan.read($0, keepsDetail: keepsDetail, upserts: &items) }) else { return nil }
-        return (message, items)
+        var items: [ScannedItem] = []
+        let bytes = Array(line.utf8)
+        guard let message = bytes.withUnsafeBytes({ AnnotationMessageScan.read($0, keepsDetail: keepsDetail, upserts: &items) }) else { return nil }
+        return (message, bytes.withUnsafeBytes { line in items.map { $0.item(in: line) } })
     }
 
     @Test func readsTheFormattersFormExactly() throws {
@@ -120,7 +121,7 @@ import Foundation
             var line = space + "{" + zip(keys, members).map { space + $0 + space + ":" + space + $1.1 + space }.joined(separator: ",") + "}" + space
             if random.next() % 40 == 0 { line += " x" }
             let bytes = Array(line.utf8)
-            var items: [AnnotationSet.Item] = []
+            var items: [ScannedItem] = []
             if bytes.withUnsafeBytes({ AnnotationMessageScan.read($0, keepsDetail: false, upserts: &items) }) != nil { taken += 1 }
             onePass.applyBoth(bytes, &oneSet, &generalSet)
         }

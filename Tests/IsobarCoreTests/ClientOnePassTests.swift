@@ -10,7 +10,7 @@ import Testing
 
     /// Whether the one-pass reader takes `line` whole (else `apply(storage:)` falls back).
     func taken(_ line: [UInt8]) -> Bool {
-        var items: [AnnotationSet.Item] = []
+        var items: [ScannedItem] = []
         return (try? JSONObject(storage: line, reading: "upsert", with: { $0.readElements(into: &items) { AnnotationItemScan.item(&$0) } })) != nil
     }
 
@@ -100,11 +100,11 @@ import Testing
         var rotations = 0, clusters = 0, subtitles = 0
         for line in try formatterLines(seed: 7, count: 120) {
             let client = try JSONObject(storage: line).requireString("client")
-            var items: [AnnotationSet.Item] = []
+            var items: [ScannedItem] = []
             #expect((try? JSONObject(storage: line, reading: "upsert", with: { $0.readElements(into: &items) { AnnotationItemScan.item(&$0, keepsDetail: true) } })) != nil)
             rotations += items.filter { $0.rotation != nil }.count
             clusters += items.filter(\.cluster).count
-            subtitles += items.filter { !$0.subtitle.isEmpty }.count
+            subtitles += items.filter { !$0.subtitle.range.isEmpty }.count
             applyBoth(line, &onePass[client, default: AnnotationSet(keepsDetail: true)], &general[client, default: AnnotationSet(keepsDetail: true)])
         }
         #expect(rotations > 100 && clusters > 50 && subtitles > 1_000, "rotations \(rotations), clusters \(clusters), subtitles \(subtitles)")

@@ -8,54 +8,44 @@
 /// anything else, and the message then takes the general reader whole. `ClientOnePassTests`
 /// compares the two on the formatter's own output and on lines broken on purpose.
 enum AnnotationItemScan {
-    /// The item keys the reader knows, in the order of their bits in `seen`.
-    private enum Key: Int {
-        case id, coordinate, title, subtitle, cluster, count, value, wind, stale, icon
-
-        /// The key spelled by `length` bytes at `start`, or nil.
-        static func find(_ start: UnsafeRawPointer, _ length: Int) -> Key? {
-            func equal(_ name: StaticString) -> Bool { memcmp(start, name.utf8Start, length) == 0 }
-            switch length {
-            case 2: return equal("id") ? .id : nil
-            case 4: return equal("wind") ? .wind : equal("icon") ? .icon : nil
-            case 5: return equal("title") ? .title : equal("count") ? .count : equal("value") ? .value : equal("stale") ? .stale : nil
-            case 7: return equal("cluster") ? .cluster : nil
-            case 8: return equal("subtitle") ? .subtitle : nil
-            case 10: return equal("coordinate") ? .coordinate : nil
-            default: return nil
-            }
-        }
-    }
-
     /// Validates and reads the object at the scanner's position, leaving the scanner just past it;
     /// nil for anything but a plain item the general reader accepts. With `keepsDetail` it also
     /// reads `subtitle`, `cluster` and the wind's `rotation`, as the general reader then does.
-    static func item(_ scanner: inout JSONScanner, keepsDetail: Bool = false) -> AnnotationSet.Item? {
-        guard scanner.peek() == UInt8(ascii: "{"), let base = scanner.bytes.baseAddress else { return nil }
+    /// The item's texts stay where they are in the line (``ScannedItem``): the set makes them
+    /// `String`s once the whole line has been read.
+    static func item(_ scanner: inout JSONScanner, keepsDetail: Bool = false) -> ScannedItem? {
+        guard scanner.peek() == UInt8(ascii: "{") else { return nil }
         scanner.index += 1
         var seen: UInt16 = 0
-        var id: String?
+        var id: ScannedItem.Text?
         var coordinate: Coordinate?
-        var title = ""
+        var title = ScannedItem.Text.empty
         var count = 1
         var stale = false
-        var subtitle = "", cluster = false, rotation: Double?
+        var subtitle = ScannedItem.Text.empty, cluster = false, rotation: Double?
         while true {
-            guard let name = memberName(&scanner), let key = Key.find(base + name.lowerBound, name.count),
-                  seen & (1 << key.rawValue) == 0 else { return nil }
+            guard let key = Key.member(&scanner), seen & (1 << key.rawValue) == 0 else { return nil }
             seen |= 1 << key.rawValue
             let start = scanner.index
             switch key {
             case .coordinate:
                 guard let read = Self.coordinate(&scanner) else { return nil }
                 coordinate = read
-            case .subtitle where keepsDetail, .cluster where keepsDetail, .wind where keepsDetail:
+            case .subtitle where keepsDetail:
+                guard let first = scanner.peek() else { return nil }
+                if first == UInt8(ascii: "n") {
+                    guard (try? scanner.scanValue(depth: 3)) == .null else { return nil }
+                    subtitle = .empty
+                } else {
+                    guard first == UInt8(ascii: "\""), let escaped = try? scanner.scanString() else { return nil }
+                    subtitle = ScannedItem.Text(range: (start + 1)..<(scanner.index - 1), escaped: escaped)
+                }
+            case .cluster where keepsDetail, .wind where keepsDetail:
                 guard let kind = try? scanner.scanValue(depth: 3) else { return nil }
                 let bytes = scanner.bytes
                 switch (key, kind) {
-                case (.subtitle, .string): subtitle = JSONDecoding.unescape(bytes, (start + 1)..<(scanner.index - 1))
                 case (.cluster, .bool): cluster = bytes[start] == UInt8(ascii: "t")
-                case (.subtitle, .null), (.cluster, .null): break
+                case (.cluster, .null): break
                 case (.wind, .object):
                     // As the general reader: a `rotation` that is a number or null, else its error.
                     guard let wind = try? JSONObject(storage: Array(bytes[start..<scanner.index])) else { return nil }
@@ -66,21 +56,29 @@ enum AnnotationItemScan {
             case .subtitle, .cluster, .value, .wind, .icon:
                 // Not kept by the set: only validated (any kind, as the general reader does).
                 guard (try? scanner.scanValue(depth: 3)) != nil else { return nil }
-            case .id, .title, .count, .stale:
+            case .id, .title:
+                guard let first = scanner.peek() else { return nil }
+                if first == UInt8(ascii: "n"), key == .title {
+                    guard (try? scanner.scanValue(depth: 3)) == .null else { return nil }
+                    title = .empty
+                    break
+                }
+                guard first == UInt8(ascii: "\""), let escaped = try? scanner.scanString() else { return nil }
+                let text = ScannedItem.Text(range: (start + 1)..<(scanner.index - 1), escaped: escaped)
+                if key == .title {
+                    title = text
+                    break
+                }
+                // `requireName`: a non-empty string of at most 256 bytes (once unescaped).
+                let length = escaped ? JSONDecoding.unescape(scanner.bytes, text.range).utf8.count : text.range.count
+                guard length > 0, length <= 256 else { return nil }
+                id = text
+            case .count, .stale:
                 guard let first = scanner.peek(), first != UInt8(ascii: "{"), first != UInt8(ascii: "["),
                       let kind = try? scanner.scanValue(depth: 3) else { return nil }
                 let bytes = scanner.bytes
-                let end = scanner.index
-                /// A string's bytes between its quotes.
-                var inner: Range<Int> { (start + 1)..<(end - 1) }
                 switch (key, kind) {
-                case (.id, .string):
-                    // `requireName`: a non-empty string of at most 256 bytes.
-                    let value = JSONDecoding.unescape(bytes, inner)
-                    guard !value.isEmpty, value.utf8.count <= 256 else { return nil }
-                    id = value
-                case (.title, .string): title = JSONDecoding.unescape(bytes, inner)
-                case (.title, .null), (.count, .null), (.stale, .null): break
+                case (.count, .null), (.stale, .null): break
                 case (.count, .number):
                     // `optionalInt`: finite and whole, below 9e15 in magnitude.
                     let value = JSONDecoding.parseNumber(bytes, start..<scanner.index) + 0.0
@@ -97,8 +95,8 @@ enum AnnotationItemScan {
             guard next == UInt8(ascii: ",") else { return nil }
         }
         guard let id, let coordinate else { return nil }
-        return AnnotationSet.Item(id: id, coordinate: coordinate, title: title, count: count, stale: stale,
-                                  subtitle: subtitle, cluster: cluster, rotation: rotation)
+        return ScannedItem(id: id, coordinate: coordinate, title: title, count: count, stale: stale,
+                           subtitle: subtitle, cluster: cluster, rotation: rotation)
     }
 
     /// The bytes of the key at the scanner's position, up to the first quote within 16 bytes,
@@ -212,10 +210,7 @@ enum AnnotationItemScan {
         var latitude: Double?
         var longitude: Double?
         while true {
-            guard let name = memberName(&scanner) else { return nil }
-            let isLatitude = name.count == 8 && memcmp(base + name.lowerBound, ("latitude" as StaticString).utf8Start, 8) == 0
-            guard isLatitude || (name.count == 9 && memcmp(base + name.lowerBound, ("longitude" as StaticString).utf8Start, 9) == 0),
-                  (isLatitude ? latitude : longitude) == nil else { return nil }
+            guard let isLatitude = coordinateMember(&scanner, base), (isLatitude ? latitude : longitude) == nil else { return nil }
             guard let value = number(&scanner) else { return nil }
             if isLatitude {
                 guard (-90...90).contains(value) else { return nil }
@@ -232,6 +227,31 @@ enum AnnotationItemScan {
         }
         guard let latitude, let longitude else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// Whether the coordinate's member at the scanner's position is `latitude` (true) or
+    /// `longitude` (false), leaving the scanner at its value; nil for any other member. The
+    /// formatter's spelling is compared as words (as ``Key/spelled(_:)``), else the general way.
+    @inline(__always)
+    private static func coordinateMember(_ scanner: inout JSONScanner, _ base: UnsafeRawPointer) -> Bool? {
+        let bytes = scanner.bytes
+        let start = scanner.index
+        if start >= 0, start + 16 <= bytes.count {
+            let first = bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+            let second = bytes.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)
+            let (low, high, length) = latitudeSpelling
+            let isLatitude = spells(first, second, low, high, length)
+            let (otherLow, otherHigh, otherLength) = longitudeSpelling
+            if isLatitude || spells(first, second, otherLow, otherHigh, otherLength) {
+                scanner.index = start + (isLatitude ? length : otherLength)
+                scanner.skipWhitespaceIfAny()
+                return isLatitude
+            }
+        }
+        guard let name = memberName(&scanner) else { return nil }
+        if name.count == 8 && memcmp(base + name.lowerBound, ("latitude" as StaticString).utf8Start, 8) == 0 { return true }
+        if name.count == 9 && memcmp(base + name.lowerBound, ("longitude" as StaticString).utf8Start, 9) == 0 { return false }
+        return nil
     }
 }
 

@@ -59,7 +59,7 @@ enum AnnotationMessageScan {
     /// Reads `line` whole, appending its `upsert` items (read as ``AnnotationItemScan`` reads
     /// them, with `keepsDetail`) to `upserts`; nil for anything but a line of the formatter's form
     /// that the general reader accepts (`upserts` may then hold part of the items).
-    static func read(_ line: UnsafeRawBufferPointer, keepsDetail: Bool, upserts: inout [AnnotationSet.Item]) -> Message? {
+    static func read(_ line: UnsafeRawBufferPointer, keepsDetail: Bool, upserts: inout [ScannedItem]) -> Message? {
         guard let base = line.baseAddress else { return nil }
         var scanner = JSONScanner(line)
         scanner.skipWhitespace()

@@ -85,7 +85,10 @@ public struct AnnotationSet: Sendable {
     /// instead, so the outcome, the set and the error are always those of
     /// ``apply(_:)-(JSONObject)`` on the parsed line. Throws for a line that is not a JSON object.
     public mutating func apply(storage: [UInt8]) throws(MessageError) -> Outcome {
-        var upserts: [Item] = []
+        var upserts: [ScannedItem] = []
+        // Room for the items of a line of the formatter's (each well over 64 bytes), so the array
+        // does not grow item by item.
+        upserts.reserveCapacity(storage.count / 64)
         let detail = keepsDetail
         // The whole line in one pass (`AnnotationMessageScan`), else the member-by-member reader.
         let read = storage.withUnsafeBytes { AnnotationMessageScan.read($0, keepsDetail: detail, upserts: &upserts) }
@@ -109,7 +112,7 @@ public struct AnnotationSet: Sendable {
 
     /// The general reader; `upserts`, when given, are the message's `upsert` items already read
     /// (and known good) by the one-pass reader.
-    private mutating func apply(_ message: JSONObject, upserts: [Item]?) throws(MessageError) -> Outcome {
+    private mutating func apply(_ message: JSONObject, upserts: [ScannedItem]?) throws(MessageError) -> Outcome {
         guard let version = try message.optionalInt("version") else { throw MessageError("missing required field \"version\"") }
         if let outcome = accept(version: version, full: try message.optionalBool("full") ?? false) { return outcome }
         // What nearly every message repeats is kept without making a String to compare.
@@ -119,7 +122,7 @@ public struct AnnotationSet: Sendable {
         fetchedAt = try message.optionalNumber("fetchedAt")
         if let remove = message.field("remove"), remove.kind == .array { self.remove(remove.valueRange, in: message.storage) }
         if let upserts {
-            for item in upserts { table.upsert(item) }
+            keep(upserts, in: message.storage)
         } else if let upsert = message.field("upsert") {
             try message.forEachElement(upsert) { (element, _) throws(MessageError) in
                 guard let item = element else { return }
@@ -142,7 +145,7 @@ public struct AnnotationSet: Sendable {
 
     /// Applies a line read whole by `AnnotationMessageScan` (`upserts`: its items), as the general
     /// reader would apply it.
-    private mutating func apply(_ message: AnnotationMessageScan.Message, upserts: [Item], in storage: [UInt8]) -> Outcome {
+    private mutating func apply(_ message: AnnotationMessageScan.Message, upserts: [ScannedItem], in storage: [UInt8]) -> Outcome {
         if let outcome = accept(version: message.version, full: message.full) { return outcome }
         if let read = message.day { day = read }
         if let read = message.field { field = read }
@@ -157,8 +160,22 @@ public struct AnnotationSet: Sendable {
         }
         fetchedAt = message.fetchedAt
         if let range = message.remove { remove(range, in: storage) }
-        for item in upserts { table.upsert(item) }
+        keep(upserts, in: storage)
         return .applied
+    }
+
+    /// Upserts the items the one-pass reader read from `storage`. An id without escapes is looked
+    /// up by its bytes in the line: an item held keeps its id (no new `String`), a new one gets it.
+    private mutating func keep(_ upserts: [ScannedItem], in storage: [UInt8]) {
+        storage.withUnsafeBytes { line in
+            for scanned in upserts {
+                if scanned.id.escaped {
+                    table.upsert(scanned.item(in: line))
+                } else {
+                    table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range])) { scanned.fill(&$0, in: line) }
+                }
+            }
+        }
     }
 
     /// Whether `text`'s UTF-8 is exactly `bytes`.

@@ -33,6 +33,25 @@ struct AnnotationTable: Sendable {
         if items.count * 2 > slots.count { grow() }
     }
 
+    /// Adds or updates the item whose id is these UTF-8 bytes: `fill` sets every member but the id,
+    /// on the item held (which keeps its id, the same bytes) or on a new item whose id is made
+    /// from the bytes. The same items as ``upsert(_:)`` with the whole item, without a `String`
+    /// made and released for an id the table holds, or hashed twice.
+    @inline(__always)
+    mutating func upsert(id: UnsafeRawBufferPointer, _ fill: (inout AnnotationSet.Item) -> Void) {
+        let (hash, slot, found) = locate(id)
+        if found {
+            fill(&items[Int(slots[slot])])
+            return
+        }
+        var item = AnnotationSet.Item(id: String(decoding: id, as: UTF8.self), coordinate: Coordinate(latitude: 0, longitude: 0), title: "", count: 1)
+        fill(&item)
+        slots[slot] = Int32(items.count)
+        items.append(item)
+        hashes.append(hash)
+        if items.count * 2 > slots.count { grow() }
+    }
+
     /// Removes the item whose id is these UTF-8 bytes, if any.
     mutating func remove(bytes id: UnsafeRawBufferPointer) {
         let (_, slot, found) = locate(id)

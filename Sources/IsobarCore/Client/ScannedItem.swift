@@ -1,0 +1,53 @@
+/// One `upsert` item as the one-pass reader (``AnnotationItemScan``) read it, validated but not yet
+/// kept: its numbers, and where its texts lie in the line. Plain data (no `String`, nothing
+/// retained): a line's items gather in an array that grows by copying bytes, and no text is made
+/// for the items of a line that a later member makes the reader decline. The set makes the
+/// ``AnnotationSet/Item`` once the whole line has been read (``item(in:)``, or in place in its
+/// table, where an id it already holds makes no new `String`).
+struct ScannedItem: Equatable {
+    /// A string member's bytes between its quotes, and whether they hold an escape to undo.
+    struct Text: Equatable {
+        var range: Range<Int>
+        var escaped: Bool
+
+        /// An absent or null member: the empty text.
+        static var empty: Text { Text(range: 0..<0, escaped: false) }
+
+        /// The text these bytes of `line` spell.
+        @inline(__always)
+        func string(in line: UnsafeRawBufferPointer) -> String {
+            if range.isEmpty { return "" }
+            if escaped { return JSONDecoding.unescape(line, range) }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)
+        }
+    }
+
+    var id: Text
+    var coordinate: Coordinate
+    var title = Text.empty
+    var count = 1
+    var stale = false
+    /// `subtitle`, `cluster` and `rotation` are read only for a set that keeps detail.
+    var subtitle = Text.empty
+    var cluster = false
+    var rotation: Double?
+
+    /// Sets every member of `item` but its id (a set that holds the id keeps its `String`).
+    @inline(__always)
+    func fill(_ item: inout AnnotationSet.Item, in line: UnsafeRawBufferPointer) {
+        item.coordinate = coordinate
+        item.title = title.string(in: line)
+        item.count = count
+        item.stale = stale
+        item.subtitle = subtitle.string(in: line)
+        item.cluster = cluster
+        item.rotation = rotation
+    }
+
+    /// The item as the set keeps it.
+    func item(in line: UnsafeRawBufferPointer) -> AnnotationSet.Item {
+        var item = AnnotationSet.Item(id: id.string(in: line), coordinate: coordinate, title: "", count: 1)
+        fill(&item, in: line)
+        return item
+    }
+}
