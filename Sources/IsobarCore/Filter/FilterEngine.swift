@@ -430,9 +430,11 @@ public final class FilterEngine: LineStage {
             }
         }
         // Stations in the order the grid gave them, then clusters; removals ascending by key, so
-        // two runs of the same input give the same bytes.
+        // two runs of the same input give the same bytes. A set of stations only is diffed by
+        // snapshot position when the client's was from the same snapshot (`ShownSet`).
         changed.append(contentsOf: repeatElement(false, count: items.total))
-        let removed = client.shown.replace(with: &entries, full: full, changed: &changed)
+        let removed = client.shown.replace(with: &entries, stations: items.clusters.isEmpty ? items.stations : nil, of: snapshot,
+                                           full: full, changed: &changed)
         for (n, position) in items.stations.enumerated() where changed[n] { upsertStations.append(position) }
         let base = items.stations.count
         for (n, cluster) in items.clusters.enumerated() where changed[base + n] { upsertClusters.append(cluster) }
