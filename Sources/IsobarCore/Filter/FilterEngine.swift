@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The region filter: holds the latest complete snapshot of each day and every client's
 /// viewport, and tells each client what entered, left or changed in its view.
 ///
@@ -571,9 +577,3 @@ public final class FilterEngine: LineStage {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
