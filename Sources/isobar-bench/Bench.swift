@@ -12,7 +12,8 @@ struct Bench: AsyncParsableCommand {
         subcommands: [GenCommand.self, BusHopCommand.self, PipeFilterCommand.self, LatencyCommand.self, ClientApplyCommand.self,
                       ClientsCommand.self, DenseCommand.self, MemoryCommand.self, PassThroughCommand.self, GatewayBenchCommand.self,
                       FindCommand.self, FetchBenchCommand.self, ClientMemoryCommand.self, PlacesBenchCommand.self,
-                      CountedCommand.self, WeatherBenchCommand.self, FormatReplayCommand.self])
+                      CountedCommand.self, WeatherBenchCommand.self, FormatReplayCommand.self,
+                      FilterInputCommand.self, FilterReplayCommand.self])
 
     static func main() async {
         Children.installSignalHandlers()

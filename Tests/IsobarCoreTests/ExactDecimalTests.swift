@@ -53,6 +53,15 @@ struct ExactDecimalTests {
         #expect(parsed("-0")?.sign == .minus)
     }
 
+    /// Every power the parser divides by, against repeated (checked) multiplication.
+    @Test func powersOfFiveAreExact() {
+        var expected: UInt64 = 1
+        for k in 0...27 {
+            #expect(ExactDecimal.powerOfFive(k) == expected, "5^\(k)")
+            if k < 27 { expected *= 5 }
+        }
+    }
+
     @Test func generatedDecimalsReadAsStrtodReadsThem() {
         var rng = TestSupport.Random(seed: 20_261_127)
         var texts: [String] = []
@@ -80,7 +89,7 @@ struct ExactDecimalTests {
             // of two, written out in full): round to even, and a bug in the remainder shows here.
             let odd = 2 * (rng.next() % (1 << 52) + (1 << 52)) + 1
             let j = 1 + Int(rng.next() % 3)
-            let scaledUp = odd * ExactDecimal.powersOfFive[j]  // odd * 2^-j, times 10^j
+            let scaledUp = odd * ExactDecimal.powerOfFive(j)  // odd * 2^-j, times 10^j
             var text = String(scaledUp)
             text.insert(".", at: text.index(text.endIndex, offsetBy: -j))
             texts.append(text)

@@ -46,4 +46,72 @@ import Testing
             }
         }
     }
+
+    /// The diff by snapshot position against the general path (sort the whole new set, merge by
+    /// key), one random sequence of sets fed to both: pans inside one snapshot, a new snapshot (the
+    /// same positions then mean other stations), a snapshot rebuilt (the old one freed), sets with
+    /// clusters, positions out of order, empty sets, every station removed, full answers. Changed
+    /// flags, removals (ascending by key) and contents must be exactly the general path's.
+    @Test func diffByPositionMatchesTheGeneralPath() {
+        var rng = TestSupport.Random(seed: 29)
+        let interner = KeyInterner()
+        // Stations on a 20 x 20 degree patch, ids interned in another order per snapshot, so keys
+        // and positions disagree and a position means another station in each.
+        func snapshot(_ name: String, count: Int, shift: Int) -> StationSnapshot {
+            let stations = (0..<count).map { n in
+                let i = (n * 7 + shift) % count
+                return Station(id: "S\(i)", name: "", coordinate: Coordinate(latitude: Double(i * 37 % 200) / 10, longitude: Double(i * 53 % 200) / 10),
+                               temperature: Double(i % 9))
+            }
+            return StationSnapshot(end: SnapshotEnd(day: .today, snapshot: name, count: count, source: .feed, fetchedAt: 0),
+                                   stations: stations, interner: interner)
+        }
+        var snapshots = [snapshot("a", count: 300, shift: 0), snapshot("b", count: 300, shift: 11), snapshot("c", count: 250, shift: 5)]
+        var current = snapshots[0]
+        var fast = ShownSet(), general = ShownSet()
+        var byPosition = 0
+        for round in 0..<4_000 {
+            switch rng.next() % 100 {
+            case 0..<3: current = snapshots[Int(rng.next() % 3)]
+            case 3:
+                snapshots[2] = snapshot("c\(round)", count: 250, shift: Int(rng.next() % 250))  // the old "c" is freed
+                current = snapshots[2]
+            default: break
+            }
+            let count = current.stations.count
+            var stations: [Int32]
+            switch rng.next() % 10 {
+            case 0: stations = []
+            case 1: stations = (0..<Int32(count)).map { $0 }
+            default:  // a window with holes, as a pan's grid query gives
+                let start = Int(rng.next() % UInt64(count)), length = Int(rng.next() % 80)
+                stations = (start..<min(count, start + length)).filter { _ in rng.next() % 4 != 0 }.map { Int32($0) }
+            }
+            if rng.next() % 15 == 0 {  // out of order: the general path
+                for i in stations.indices.reversed() { stations.swapAt(i, Int(rng.next() % UInt64(i + 1))) }
+            }
+            let clusters: [UInt64] = rng.next() % 12 == 0 ? (0..<rng.next() % 5).map { (1 << 63) | $0 * 97 } : []
+            let full = rng.next() % 23 == 0
+            // A station's fingerprint, now and then with the stale salt (a change).
+            let fingerprints = stations.map { current.fingerprints[Int($0)] ^ (rng.next() % 6 == 0 ? FilterEngine.staleSalt : 0) }
+            func entries() -> [ShownSet.Entry] {
+                stations.enumerated().map { ShownSet.Entry(key: current.keys[Int($1)], fingerprint: fingerprints[$0], index: Int32($0)) }
+                    + clusters.enumerated().map { ShownSet.Entry(key: $1, fingerprint: $1 &* 3, index: Int32(stations.count + $0)) }
+            }
+            // Counted when the merge by position is what answers (the fast path, not only the general one).
+            if fast.holdsPositions(of: current) && clusters.isEmpty && stations == stations.sorted() { byPosition += 1 }
+            var fastEntries = entries(), generalEntries = entries()
+            var fastChanged = [Bool](repeating: false, count: fastEntries.count), generalChanged = fastChanged
+            let fastRemoved = fast.replace(with: &fastEntries, stations: clusters.isEmpty ? stations : nil, of: current, full: full,
+                                           changed: &fastChanged)
+            let generalRemoved = general.replace(with: &generalEntries, full: full, changed: &generalChanged)
+            #expect(fastChanged == generalChanged, "round \(round)")
+            #expect(fastRemoved == generalRemoved, "round \(round)")
+            #expect(fast.count == general.count, "round \(round)")
+            if round % 50 == 0 {
+                for key in 0..<UInt64(interner.count) { #expect(fast.contains(key) == general.contains(key), "round \(round)") }
+            }
+        }
+        #expect(byPosition > 2_000)
+    }
 }

@@ -81,7 +81,7 @@ public final class FilterEngine: LineStage {
     /// (only differences are used; `isobar filter` passes a monotonic one).
     public func handle(line: UnsafeRawBufferPointer, now: Double, into out: inout JSONWriter) {
         clock = now
-        if !Self.opensAsViewport(line) && receiveStation(line) { sweep(now: now); return }
+        if receiveStation(line) { sweep(now: now); return }
         // A pan in the shape every Isobar writer gives it, read in place (`Viewport(canonical:)`);
         // any other line (and any error) takes the generic path below.
         if options.shard.isWhole, let viewport = Viewport(canonical: line) {
@@ -106,15 +106,6 @@ public final class FilterEngine: LineStage {
             ErrorMessage(stage: Self.stage, error, line: line, client: ErrorMessage.client(of: object)).write(to: &out)
         }
         sweep(now: now)
-    }
-
-    /// Whether `line` starts as a viewport line does (`{"type":"viewport",`): no station then, so
-    /// the station reader, which would read its first member before giving up (~800 instructions
-    /// per pan), is not asked.
-    private static func opensAsViewport(_ line: UnsafeRawBufferPointer) -> Bool {
-        let opening: StaticString = #"{"type":"viewport","#
-        guard line.count > opening.utf8CodeUnitCount, let base = line.baseAddress else { return false }
-        return memcmp(base, opening.utf8Start, opening.utf8CodeUnitCount) == 0
     }
 
     func handle(_ object: JSONObject, now: Double, into out: inout JSONWriter) throws(MessageError) {
@@ -430,9 +421,11 @@ public final class FilterEngine: LineStage {
             }
         }
         // Stations in the order the grid gave them, then clusters; removals ascending by key, so
-        // two runs of the same input give the same bytes.
+        // two runs of the same input give the same bytes. A set of stations only is diffed by
+        // snapshot position when the client's was from the same snapshot (`ShownSet`).
         changed.append(contentsOf: repeatElement(false, count: items.total))
-        let removed = client.shown.replace(with: &entries, full: full, changed: &changed)
+        let removed = client.shown.replace(with: &entries, stations: items.clusters.isEmpty ? items.stations : nil, of: snapshot,
+                                           full: full, changed: &changed)
         for (n, position) in items.stations.enumerated() where changed[n] { upsertStations.append(position) }
         let base = items.stations.count
         for (n, cluster) in items.clusters.enumerated() where changed[base + n] { upsertClusters.append(cluster) }
@@ -569,9 +562,3 @@ public final class FilterEngine: LineStage {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -15,12 +15,19 @@
 /// Anything else (more than 19 significant digits, more than 27 fraction digits, an exponent, a
 /// malformed number) gives nil and the caller reads it the general way.
 enum ExactDecimal {
-    /// 5^0 through 5^27 (5^27 < 2^63).
-    static let powersOfFive: [UInt64] = {
-        var powers: [UInt64] = [1]
-        for _ in 1...27 { powers.append(powers[powers.count - 1] * 5) }
-        return powers
-    }()
+    /// 5^k for k in 0...27 (5^27 < 2^63), by squaring: at most five squarings and five products,
+    /// where a table was a lazily initialised global (a once-check and a bounds check on every
+    /// number of every viewport).
+    @inline(__always)
+    static func powerOfFive(_ k: Int) -> UInt64 {
+        var result: UInt64 = 1, base: UInt64 = 5, k = k
+        while k > 0 {
+            if k & 1 != 0 { result &*= base }
+            base &*= base  // wraps after 5^32, which is never used: k <= 27 has no bit above 16
+            k >>= 1
+        }
+        return result
+    }
 
     /// The value of `bytes[range]`, rounded as `strtod` rounds it; nil when the text is not a plain
     /// decimal this reader handles (the caller then uses the general reader). -0 stays -0.
@@ -58,7 +65,7 @@ enum ExactDecimal {
         let sign: FloatingPointSign = negative ? .minus : .plus
         guard mantissa != 0 else { return negative ? -0.0 : 0.0 }
         guard scale > 0 else { return Double(sign: sign, exponent: 0, significand: Double(mantissa)) }
-        let divisor = powersOfFive[scale]
+        let divisor = powerOfFive(scale)
         // Shift so the quotient has 63 or 64 bits: m << s < 2^(63 + bits(d)) keeps it below 2^64.
         let shift = 63 - (64 - mantissa.leadingZeroBitCount) + (64 - divisor.leadingZeroBitCount)
         let high: UInt64, low: UInt64
