@@ -16,14 +16,7 @@ struct ClientsCommand: AsyncParsableCommand {
     var steps = 20
     @Option(help: "Stations loaded.")
     var stations = 100_000
-    @Option(help: "Smallest latitudeDelta of a pan, degrees (longitudeDelta is 1.25x).")
-    var minSpan = 0.5
-    @Option(help: "Largest latitudeDelta of a pan, degrees.")
-    var maxSpan = 2.0
-    @Option(help: "Largest pan step, as a fraction of the span (0.5: jumping around; 0.1: a finger dragging the map).")
-    var panStep = 0.5
-    @Option(help: "Largest zoom factor of one step (2: jumping around; 1.1: a pinch in progress).")
-    var zoomStep = 2.0
+    @OptionGroup var pans: PanOptions
     @Option(help: "Untimed rounds of `steps` updates before the timed runs (warms caches, allocators and TCP windows; shown, not counted).")
     var warmup = 1
     @Flag(help: "Load a snapshot fetched two days ago, so every station is marked stale (`\"stale\":true` on every annotation), instead of one fetched now.")
@@ -51,8 +44,7 @@ struct ClientsCommand: AsyncParsableCommand {
         var plans: [[ClientsLoop.Step]] = []
         var changes: [Double] = []
         for (i, name) in names.enumerated() {
-            var planner = PanPlanner(seed: common.seed &+ 10_000 &+ UInt64(i), spans: minSpan...maxSpan,
-                                     step: panStep, zoom: zoomStep)
+            var planner = pans.planner(seed: common.seed, client: i)
             var plan: [ClientsLoop.Step] = []
             var attempts = 0
             while plan.count < steps * rounds && attempts < steps * rounds * 20 {
@@ -68,7 +60,7 @@ struct ClientsCommand: AsyncParsableCommand {
         }
 
         let fleet = idle > 0 ? try IdleFleet(count: idle, shadow: shadow, snapshot: snapshot, seed: common.seed &+ 77,
-                                             spans: minSpan...maxSpan) : nil
+                                             spans: pans.minSpan...pans.maxSpan) : nil
 
         // Room for every client in one filter (its default bound is 100,000).
         let filterArguments = ["--max-clients", String(max(FilterOptions().maxClients, 2 * (clients + idle)))]
@@ -114,7 +106,7 @@ struct ClientsCommand: AsyncParsableCommand {
         let rssLoaded = ProcStatus.bytes("VmRSS", pid: pipeline.filterPID)
         let layout = (idle > 0 ? " (+ \(Format.int(idle)) idle)" : "") + (filters > 1 ? ", \(filters) filter shards" : "")
             + (common.chainFormat ? ", formatter chained in the filter" : "")
-        var table = Table("clients: \(Format.int(clients)) clients\(layout) x \(steps) updates per run, \(Format.int(stations)) stations, spans \(minSpan)–\(maxSpan)°, pan steps up to \(panStep) x span, zoom steps up to \(zoomStep)x\(oneAtATime ? ", viewports sent one at a time" : "")\(staleData ? ", every station stale" : "")",
+        var table = Table("clients: \(Format.int(clients)) clients\(layout) x \(steps) updates per run, \(Format.int(stations)) stations, spans \(pans.minSpan)–\(pans.maxSpan)°, pan steps up to \(pans.panStep) x span, zoom steps up to \(pans.zoomStep)x\(oneAtATime ? ", viewports sent one at a time" : "")\(staleData ? ", every station stale" : "")",
                           header: ["run", "updates/s", "seconds", "p50 ms", "p99 ms", "max ms", "filter RSS MB start / max / end"])
         var rates: [Double] = []
         var starved = 0

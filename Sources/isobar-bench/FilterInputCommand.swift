@@ -24,14 +24,7 @@ struct FilterInputCommand: ParsableCommand {
     var clients = 300
     @Option(help: "Viewports per client.")
     var steps = 20
-    @Option(help: "Smallest latitudeDelta of a pan, degrees (longitudeDelta is 1.25x).")
-    var minSpan = 0.5
-    @Option(help: "Largest latitudeDelta of a pan, degrees.")
-    var maxSpan = 2.0
-    @Option(help: "Largest pan step, as a fraction of the span (0.5: jumping around; 0.1: a finger dragging the map).")
-    var panStep = 0.5
-    @Option(help: "Largest zoom factor of one step (2: jumping around; 1.1: a pinch in progress).")
-    var zoomStep = 2.0
+    @OptionGroup var pans: PanOptions
     @Option(help: "The snapshot's fetchedAt, Unix seconds (default: now, so nothing is stale for an hour).")
     var fetchedAt: Double?
 
@@ -42,7 +35,7 @@ struct FilterInputCommand: ParsableCommand {
         guard let snapshot = shadow.snapshot else { throw ValidationError("the shadow filter holds no snapshot") }
         var plans: [[[UInt8]]] = []
         for i in 0..<clients {
-            var planner = PanPlanner(seed: seed &+ 10_000 &+ UInt64(i), spans: minSpan...maxSpan, step: panStep, zoom: zoomStep)
+            var planner = pans.planner(seed: seed, client: i)
             var plan: [[UInt8]] = []
             var attempts = 0
             while plan.count < steps && attempts < steps * 20 {

@@ -25,14 +25,8 @@ struct FilterReplayCommand: ParsableCommand {
     var wallClock: Double?
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: input) else { throw ValidationError("cannot read \(input)") }
         guard staleAfter.isFinite, staleAfter >= 0 else { throw ValidationError("--stale-after must be a non-negative number of minutes") }
-        var lines: [[UInt8]] = []
-        var start = data.startIndex
-        for i in data.indices where data[i] == 0x0A {
-            lines.append(Array(data[start..<i]))
-            start = i + 1
-        }
+        let lines = try ReplayInput.lines(ofFile: input)
         var options = FilterOptions()
         options.maxClients = .max  // every client of the recording held, none evicted
         options.staleAfter = staleAfter > 0 ? staleAfter * 60 : nil

@@ -20,13 +20,7 @@ struct FormatReplayCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: input) else { throw ValidationError("cannot read \(input)") }
-        var lines: [[UInt8]] = []
-        var start = data.startIndex
-        for i in data.indices where data[i] == 0x0A {
-            lines.append(Array(data[start..<i]))
-            start = i + 1
-        }
+        let lines = try ReplayInput.lines(ofFile: input)
         let formatter = FormatEngine()
         var out = JSONWriter(capacity: 1 << 20)
         let split = min(warm, lines.count)
