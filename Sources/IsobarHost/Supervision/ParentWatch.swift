@@ -65,12 +65,16 @@ public enum ParentWatch {
     public static func start(logger: Logger = Logger(label: "isobar")) {
         let value = getenv(environmentKey).map { String(cString: $0) }
         unsetenv(environmentKey)
+        /// Stops this process the way SIGTERM always does, saying why.
+        @Sendable func stop(parentEnded pid: pid_t) {
+            logger.notice("the process that started this one (pid \(pid)) has ended; stopping")
+            _ = kill(getpid(), SIGTERM)
+        }
         switch decide(value, parent: getppid(), isAlive: { kill($0, 0) == 0 || errno == EPERM }) {
         case .none, .notOurs:
             return
         case .parentGone(let pid):
-            logger.notice("the process that started this one (pid \(pid)) has ended; stopping")
-            _ = kill(getpid(), SIGTERM)
+            stop(parentEnded: pid)
         case .watch(let pid):
             let descriptor = openDescriptor(of: pid)
             guard descriptor >= 0 else {
@@ -81,16 +85,14 @@ public enum ParentWatch {
             // pid; checked again now that it is open: still our parent, or gone already.
             guard getppid() == pid else {
                 close(descriptor)
-                logger.notice("the process that started this one (pid \(pid)) has ended; stopping")
-                _ = kill(getpid(), SIGTERM)
+                stop(parentEnded: pid)
                 return
             }
             let thread = Thread {
                 var item = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 while poll(&item, 1, -1) < 0 && errno == EINTR {}
                 close(descriptor)
-                logger.notice("the process that started this one (pid \(pid)) has ended; stopping")
-                _ = kill(getpid(), SIGTERM)
+                stop(parentEnded: pid)
             }
             thread.name = "isobar-parent-watch"
             thread.start()
