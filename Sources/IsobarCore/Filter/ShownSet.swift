@@ -9,8 +9,10 @@
 /// Two orders: by snapshot position, when the set is stations only and came from the snapshot the
 /// next pan is answered from (the usual pan: the grid query yields positions ascending, so the new
 /// set needs no sort and only the removed keys are sorted, for the message's key order); by key
-/// otherwise (clusters, a new snapshot): the general path, which sorts the whole new set. Sorting
-/// every new set was ~11.5 % of the filter's instructions per small-step pan.
+/// otherwise (clusters, positions out of order): the general path, which sorts the whole new set.
+/// Sorting every new set was ~11.5 % of the filter's instructions per small-step pan. The first
+/// pan from a new snapshot looks each new station up in the set held by key, and keeps the new
+/// set by position from then on.
 struct ShownSet {
     /// One annotation of the new set: its key, fingerprint, and index in the caller's list.
     struct Entry {
@@ -59,14 +61,7 @@ struct ShownSet {
         if holdsPositions(of: snapshot) {
             return mergeByPosition(&entries, stations, full: full, changed: &changed)
         }
-        let removed = replace(with: &entries, full: full, changed: &changed)
-        // Kept in position order, for the next pan from this snapshot (the set is sorted by key
-        // now; each entry's index is its place in `stations`). `entries` is the spare array now.
-        entries.append(contentsOf: repeatElement(Entry(key: 0, fingerprint: 0, index: 0), count: held.count))
-        for entry in held {
-            entries[Int(entry.index)] = Entry(key: entry.key, fingerprint: entry.fingerprint, index: stations[Int(entry.index)])
-        }
-        store(&entries)
+        let removed = diffAgainstKeys(&entries, stations, full: full, changed: &changed)
         source = snapshot
         byPosition = true
         return removed
@@ -142,6 +137,34 @@ struct ShownSet {
         }
         Self.sortByKey(&removed)
         store(&entries)  // still by position, from the same source
+        return removed
+    }
+
+    /// The first pan from a snapshot (the set held is by key, or by position in another snapshot):
+    /// each new entry looked up by key in the held set, which is marked as it is found, so the
+    /// unmarked rest are the removals, already ascending. The new set is stored in the position
+    /// order it came in (each entry's `index` becoming its position), with no sort of it.
+    private mutating func diffAgainstKeys(_ entries: inout [Entry], _ stations: [Int32], full: Bool, changed: inout [Bool]) -> [UInt64] {
+        sortHeldByKey()
+        var removed: [UInt64] = []
+        held.withUnsafeMutableBufferPointer { held in
+            let sorted = UnsafeBufferPointer(held)
+            for n in entries.indices {
+                let entry = entries[n]
+                let old = Self.lowerBound(of: entry.key, in: sorted)
+                if old < held.count && held[old].key == entry.key {
+                    if full || held[old].fingerprint != entry.fingerprint { changed[Int(entry.index)] = true }
+                    held[old].index = -1  // found (every index held is a position or a place, never negative)
+                } else {
+                    changed[Int(entry.index)] = true
+                }
+                entries[n].index = stations[n]
+            }
+            if !full {
+                for entry in held where entry.index >= 0 { removed.append(entry.key) }
+            }
+        }
+        store(&entries)
         return removed
     }
 
