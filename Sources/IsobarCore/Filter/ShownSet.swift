@@ -52,10 +52,11 @@ struct ShownSet {
     /// `stations`, when every entry is a station: `entries[i]` is the station at `stations[i]` of
     /// `snapshot`. When they are ascending and the set holds positions of the same snapshot, the
     /// two are merged by position and only the removed keys are sorted; the set is then kept by
-    /// position for the next pan.
-    mutating func replace(with entries: inout [Entry], stations: [Int32]?, of snapshot: StationSnapshot?, full: Bool,
-                          changed: inout [Bool]) -> [UInt64] {
-        guard let snapshot, let stations, stations.count == entries.count, Self.isAscending(stations) else {
+    /// position for the next pan. `ascending`: the caller knows `stations` is strictly ascending
+    /// (the grid query says so, ``VisibleItems/stationsAscending``), so it is not walked to check.
+    mutating func replace(with entries: inout [Entry], stations: [Int32]?, ascending: Bool = false, of snapshot: StationSnapshot?,
+                          full: Bool, changed: inout [Bool]) -> [UInt64] {
+        guard let snapshot, let stations, stations.count == entries.count, ascending || Self.isAscending(stations) else {
             return replace(with: &entries, full: full, changed: &changed)
         }
         if holdsPositions(of: snapshot) {
@@ -206,7 +207,7 @@ struct ShownSet {
         return low
     }
 
-    /// Whether `positions` is strictly ascending (what the grid query gives; checked, not assumed).
+    /// Whether `positions` is strictly ascending (checked when the caller cannot say).
     private static func isAscending(_ positions: [Int32]) -> Bool {
         positions.withUnsafeBufferPointer { positions in
             guard positions.count > 1 else { return true }

@@ -15,6 +15,10 @@ public struct SpatialGrid: Sendable {
     let order: [Int32]
     let latitudes: [Double]
     let longitudes: [Double]
+    /// Whether `order` is the identity (the points were given in cell order,
+    /// ``init(cellOrdered:cellStart:cellsPerDegree:)``): then every walk of the grid, which goes
+    /// cell by cell, yields the indices ascending.
+    public let isCellOrdered: Bool
 
     public var count: Int { order.count }
 
@@ -26,6 +30,7 @@ public struct SpatialGrid: Sendable {
         rows = 180 * resolution
         columns = 360 * resolution
         (cellStart, order) = Self.sortByCell(coordinates, resolution: resolution)
+        isCellOrdered = false
         latitudes = order.map { coordinates[coordinates.startIndex + Int($0)].latitude }
         longitudes = order.map { coordinates[coordinates.startIndex + Int($0)].longitude }
     }
@@ -50,6 +55,7 @@ public struct SpatialGrid: Sendable {
         columns = 360 * resolution
         self.cellStart = cellStart
         order = (0..<Int32(coordinates.count)).map { $0 }
+        isCellOrdered = true
         latitudes = coordinates.map { $0.latitude }
         longitudes = coordinates.map { $0.longitude }
     }
@@ -129,7 +135,7 @@ public struct SpatialGrid: Sendable {
     /// The filter's per-pan query, so its loop is written out: the region's bounds in locals (at
     /// most two longitude ranges), the arrays read through buffer pointers, and a cell range that
     /// lies wholly inside the region's latitudes skips that test. The same points in the same
-    /// order as `visit`.
+    /// order as `visit`: strictly ascending when ``isCellOrdered`` (then `order` is not read).
     public func indices(in region: Region, limit: Int) -> [Int32]? {
         let columnRanges = columnRanges(in: region)
         let minLatitude = region.minLatitude, maxLatitude = region.maxLatitude
@@ -149,6 +155,7 @@ public struct SpatialGrid: Sendable {
         var found: [Int32] = []
         found.reserveCapacity(min(limit, 256))
         let resolution = Double(cellsPerDegree)
+        let cellOrdered = isCellOrdered
         let complete = cellStart.withUnsafeBufferPointer { cellStart in
             latitudes.withUnsafeBufferPointer { latitudes in
                 longitudes.withUnsafeBufferPointer { longitudes in
@@ -173,7 +180,7 @@ public struct SpatialGrid: Sendable {
                                         guard (longitude >= west0 && longitude <= east0) || (longitude >= west1 && longitude <= east1) else { continue }
                                     }
                                     guard found.count < limit else { return false }
-                                    found.append(order[k])
+                                    found.append(cellOrdered ? Int32(k) : order[k])
                                 }
                             }
                         }
