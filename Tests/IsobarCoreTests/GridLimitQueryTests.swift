@@ -37,4 +37,38 @@ import Testing
         }
         #expect(compared > 2_000 && overLimit > 500)
     }
+
+    /// A grid over points already in cell order (a snapshot's): the limit query yields the plain
+    /// walk's points strictly ascending, what lets the filter diff a pan by position unchecked
+    /// (`VisibleItems.stationsAscending`), across the antimeridian and with every longitude too.
+    @Test func aCellOrderedGridYieldsAscendingIndices() throws {
+        var random = TestSupport.Random(seed: 8)
+        let world = try TestSupport.world().map(\.coordinate)
+        let (cellStart, order) = SpatialGrid.cellSort(of: world)
+        let points = order.map { world[Int($0)] }
+        let grid = SpatialGrid(cellOrdered: points, cellStart: cellStart)
+        // The same points sorted by cell again: its stable sort leaves every one in place.
+        let reference = SpatialGrid(coordinates: points)
+        #expect(grid.isCellOrdered && !reference.isCellOrdered)
+        var compared = 0, wrapped = 0
+        for k in 0..<2_000 {
+            let lon = k % 5 == 0 ? random.uniform(170...180) : random.uniform(-180...180)
+            let dlon = k % 13 == 0 ? random.uniform(300...400) : random.uniform(0.01...40)
+            let region = try Region(center: Coordinate(latitude: random.uniform(-90...90), longitude: lon),
+                                    latitudeDelta: random.uniform(0.01...30), longitudeDelta: dlon)
+            let all = reference.indices(in: region)
+            let limit = k % 4 == 0 ? max(1, all.count - 1) : 1_000_000
+            let found = grid.indices(in: region, limit: limit)
+            guard all.count <= limit else {
+                #expect(found == nil, "region \(region)")
+                continue
+            }
+            let indices = try #require(found)
+            #expect(indices == all, "region \(region)")
+            #expect(zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 }, "region \(region)")
+            compared += 1
+            if region.longitudeRanges.count == 2 && !indices.isEmpty { wrapped += 1 }
+        }
+        #expect(compared > 1_000 && wrapped > 20)
+    }
 }

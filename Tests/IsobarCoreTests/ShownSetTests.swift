@@ -50,8 +50,10 @@ import Testing
     /// The diff by snapshot position against the general path (sort the whole new set, merge by
     /// key), one random sequence of sets fed to both: pans inside one snapshot, a new snapshot (the
     /// same positions then mean other stations), a snapshot rebuilt (the old one freed), sets with
-    /// clusters, positions out of order, empty sets, every station removed, full answers. Changed
-    /// flags, removals (ascending by key) and contents must be exactly the general path's.
+    /// clusters, positions out of order, empty sets, every station removed, full answers; the order
+    /// of ascending positions now said by the caller (as the grid query says it), now checked.
+    /// Changed flags, removals (ascending by key) and contents must be exactly the general path's,
+    /// both for the merge by position and for the first pan from a snapshot (looked up by key).
     @Test func diffByPositionMatchesTheGeneralPath() {
         var rng = TestSupport.Random(seed: 29)
         let interner = KeyInterner()
@@ -69,7 +71,7 @@ import Testing
         var snapshots = [snapshot("a", count: 300, shift: 0), snapshot("b", count: 300, shift: 11), snapshot("c", count: 250, shift: 5)]
         var current = snapshots[0]
         var fast = ShownSet(), general = ShownSet()
-        var byPosition = 0
+        var byPosition = 0, firstPans = 0
         for round in 0..<4_000 {
             switch rng.next() % 100 {
             case 0..<3: current = snapshots[Int(rng.next() % 3)]
@@ -87,9 +89,11 @@ import Testing
                 let start = Int(rng.next() % UInt64(count)), length = Int(rng.next() % 80)
                 stations = (start..<min(count, start + length)).filter { _ in rng.next() % 4 != 0 }.map { Int32($0) }
             }
-            if rng.next() % 15 == 0 {  // out of order: the general path
+            let shuffled = rng.next() % 15 == 0
+            if shuffled {  // out of order: the general path
                 for i in stations.indices.reversed() { stations.swapAt(i, Int(rng.next() % UInt64(i + 1))) }
             }
+            let saidAscending = !shuffled && rng.next() % 2 == 0
             let clusters: [UInt64] = rng.next() % 12 == 0 ? (0..<rng.next() % 5).map { (1 << 63) | $0 * 97 } : []
             let full = rng.next() % 23 == 0
             // A station's fingerprint, now and then with the stale salt (a change).
@@ -99,11 +103,13 @@ import Testing
                     + clusters.enumerated().map { ShownSet.Entry(key: $1, fingerprint: $1 &* 3, index: Int32(stations.count + $0)) }
             }
             // Counted when the merge by position is what answers (the fast path, not only the general one).
-            if fast.holdsPositions(of: current) && clusters.isEmpty && stations == stations.sorted() { byPosition += 1 }
+            if clusters.isEmpty && stations == stations.sorted() {
+                if fast.holdsPositions(of: current) { byPosition += 1 } else { firstPans += 1 }
+            }
             var fastEntries = entries(), generalEntries = entries()
             var fastChanged = [Bool](repeating: false, count: fastEntries.count), generalChanged = fastChanged
-            let fastRemoved = fast.replace(with: &fastEntries, stations: clusters.isEmpty ? stations : nil, of: current, full: full,
-                                           changed: &fastChanged)
+            let fastRemoved = fast.replace(with: &fastEntries, stations: clusters.isEmpty ? stations : nil, ascending: saidAscending,
+                                           of: current, full: full, changed: &fastChanged)
             let generalRemoved = general.replace(with: &generalEntries, full: full, changed: &generalChanged)
             #expect(fastChanged == generalChanged, "round \(round)")
             #expect(fastRemoved == generalRemoved, "round \(round)")
@@ -112,6 +118,6 @@ import Testing
                 for key in 0..<UInt64(interner.count) { #expect(fast.contains(key) == general.contains(key), "round \(round)") }
             }
         }
-        #expect(byPosition > 2_000)
+        #expect(byPosition > 2_000 && firstPans > 200)
     }
 }

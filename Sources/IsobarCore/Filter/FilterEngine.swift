@@ -424,8 +424,8 @@ public final class FilterEngine: LineStage {
         // two runs of the same input give the same bytes. A set of stations only is diffed by
         // snapshot position when the client's was from the same snapshot (`ShownSet`).
         changed.append(contentsOf: repeatElement(false, count: items.total))
-        let removed = client.shown.replace(with: &entries, stations: items.clusters.isEmpty ? items.stations : nil, of: snapshot,
-                                           full: full, changed: &changed)
+        let removed = client.shown.replace(with: &entries, stations: items.clusters.isEmpty ? items.stations : nil,
+                                           ascending: items.stationsAscending, of: snapshot, full: full, changed: &changed)
         for (n, position) in items.stations.enumerated() where changed[n] { upsertStations.append(position) }
         let base = items.stations.count
         for (n, cluster) in items.clusters.enumerated() where changed[base + n] { upsertClusters.append(cluster) }

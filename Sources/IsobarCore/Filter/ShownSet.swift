@@ -9,8 +9,10 @@
 /// Two orders: by snapshot position, when the set is stations only and came from the snapshot the
 /// next pan is answered from (the usual pan: the grid query yields positions ascending, so the new
 /// set needs no sort and only the removed keys are sorted, for the message's key order); by key
-/// otherwise (clusters, a new snapshot): the general path, which sorts the whole new set. Sorting
-/// every new set was ~11.5 % of the filter's instructions per small-step pan.
+/// otherwise (clusters, positions out of order): the general path, which sorts the whole new set.
+/// Sorting every new set was ~11.5 % of the filter's instructions per small-step pan. The first
+/// pan from a new snapshot looks each new station up in the set held by key, and keeps the new
+/// set by position from then on.
 struct ShownSet {
     /// One annotation of the new set: its key, fingerprint, and index in the caller's list.
     struct Entry {
@@ -19,12 +21,11 @@ struct ShownSet {
         var index: Int32
     }
 
-    /// Keys, ascending by key, or (``byPosition``) in the order of ``positions``.
-    private(set) var keys: [UInt64] = []
-    private(set) var fingerprints: [UInt64] = []
-    /// Each key's station position in ``source``, ascending; empty while the set is by key.
-    private var positions: [Int32] = []
-    /// The snapshot whose positions ``positions`` holds: nil while the set is by key. Weak, so a
+    /// The set: ascending by key, or (``byPosition``) ascending by station position in ``source``,
+    /// each entry's `index` then being that position. One array of entries, the caller's own taken
+    /// over (``store(_:)``): a pan copies no key or fingerprint.
+    private var held: [Entry] = []
+    /// The snapshot whose positions the entries hold: nil while the set is by key. Weak, so a
     /// client never keeps a replaced snapshot alive, and a new snapshot at the same address is
     /// never taken for it.
     private weak var source: StationSnapshot?
@@ -32,16 +33,14 @@ struct ShownSet {
     /// key before the next merge).
     private var byPosition = false
 
-    var count: Int { keys.count }
+    var count: Int { held.count }
 
     func contains(_ key: UInt64) -> Bool {
-        if byPosition { return keys.contains(key) }  // a few hundred at most, by position
-        var low = 0, high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle] < key { low = middle + 1 } else { high = middle }
+        held.withUnsafeBufferPointer { held in
+            if byPosition { return held.contains { $0.key == key } }  // a few hundred at most, by position
+            let low = Self.lowerBound(of: key, in: held)
+            return low < held.count && held[low].key == key
         }
-        return low < keys.count && keys[low] == key
     }
 
     /// Whether the set is held by position in `snapshot` (the next pan from it is merged by position).
@@ -53,23 +52,17 @@ struct ShownSet {
     /// `stations`, when every entry is a station: `entries[i]` is the station at `stations[i]` of
     /// `snapshot`. When they are ascending and the set holds positions of the same snapshot, the
     /// two are merged by position and only the removed keys are sorted; the set is then kept by
-    /// position for the next pan.
-    mutating func replace(with entries: inout [Entry], stations: [Int32]?, of snapshot: StationSnapshot?, full: Bool,
-                          changed: inout [Bool]) -> [UInt64] {
-        guard let snapshot, let stations, stations.count == entries.count, Self.isAscending(stations) else {
+    /// position for the next pan. `ascending`: the caller knows `stations` is strictly ascending
+    /// (the grid query says so, ``VisibleItems/stationsAscending``), so it is not walked to check.
+    mutating func replace(with entries: inout [Entry], stations: [Int32]?, ascending: Bool = false, of snapshot: StationSnapshot?,
+                          full: Bool, changed: inout [Bool]) -> [UInt64] {
+        guard let snapshot, let stations, stations.count == entries.count, ascending || Self.isAscending(stations) else {
             return replace(with: &entries, full: full, changed: &changed)
         }
         if holdsPositions(of: snapshot) {
-            return mergeByPosition(entries, stations, full: full, changed: &changed)
+            return mergeByPosition(&entries, stations, full: full, changed: &changed)
         }
-        let removed = replace(with: &entries, full: full, changed: &changed)
-        // Kept in position order, for the next pan from this snapshot (entries are sorted by key
-        // now; each one's index is its place in `stations`).
-        for entry in entries {
-            keys[Int(entry.index)] = entry.key
-            fingerprints[Int(entry.index)] = entry.fingerprint
-        }
-        positions.append(contentsOf: stations)
+        let removed = diffAgainstKeys(&entries, stations, full: full, changed: &changed)
         source = snapshot
         byPosition = true
         return removed
@@ -79,66 +72,64 @@ struct ShownSet {
     /// that is new or whose fingerprint differs (every entry when `full`), and returns the keys that
     /// left, ascending (none when `full`: a full message replaces the client's whole set). The
     /// general path: sorts `entries` by key, and leaves the set by key.
+    ///
+    /// `entries` is taken over (see ``store(_:)``): the caller gets back an empty array to reuse.
     mutating func replace(with entries: inout [Entry], full: Bool, changed: inout [Bool]) -> [UInt64] {
         sortHeldByKey()
         Self.sortByKey(&entries)
         var removed: [UInt64] = []
         var old = 0
         for entry in entries {
-            while old < keys.count && keys[old] < entry.key {
-                if !full { removed.append(keys[old]) }
+            while old < held.count && held[old].key < entry.key {
+                if !full { removed.append(held[old].key) }
                 old += 1
             }
-            if old < keys.count && keys[old] == entry.key {
-                if full || fingerprints[old] != entry.fingerprint { changed[Int(entry.index)] = true }
+            if old < held.count && held[old].key == entry.key {
+                if full || held[old].fingerprint != entry.fingerprint { changed[Int(entry.index)] = true }
                 old += 1
             } else {
                 changed[Int(entry.index)] = true
             }
         }
         if !full {
-            while old < keys.count {
-                removed.append(keys[old])
+            while old < held.count {
+                removed.append(held[old].key)
                 old += 1
             }
         }
-        store(entries.count) { keys, fingerprints in
-            for entry in entries {
-                keys.append(entry.key)
-                fingerprints.append(entry.fingerprint)
-            }
-        }
+        store(&entries)
         forgetPositions()
         return removed
     }
 
     /// The merge of the held positions with the new, both ascending: what ``replace(with:full:changed:)``
-    /// gives (a station's key is fixed by its position in one snapshot), with only the removals sorted.
-    private mutating func mergeByPosition(_ entries: [Entry], _ stations: [Int32], full: Bool, changed: inout [Bool]) -> [UInt64] {
+    /// gives (a station's key is fixed by its position in one snapshot), with only the removals
+    /// sorted. Each new entry's `index` becomes its position as it is passed.
+    private mutating func mergeByPosition(_ entries: inout [Entry], _ stations: [Int32], full: Bool, changed: inout [Bool]) -> [UInt64] {
         var removed: [UInt64] = []
-        positions.withUnsafeBufferPointer { held in
-            keys.withUnsafeBufferPointer { heldKeys in
-                fingerprints.withUnsafeBufferPointer { heldFingerprints in
-                    entries.withUnsafeBufferPointer { entries in
-                        changed.withUnsafeMutableBufferPointer { changed in
-                            var old = 0
-                            for (n, position) in stations.enumerated() {
-                                while old < held.count && held[old] < position {
-                                    if !full { removed.append(heldKeys[old]) }
-                                    old += 1
-                                }
-                                if old < held.count && held[old] == position {
-                                    if full || heldFingerprints[old] != entries[n].fingerprint { changed[Int(entries[n].index)] = true }
-                                    old += 1
-                                } else {
-                                    changed[Int(entries[n].index)] = true
-                                }
+        held.withUnsafeBufferPointer { held in
+            stations.withUnsafeBufferPointer { stations in
+                entries.withUnsafeMutableBufferPointer { entries in
+                    changed.withUnsafeMutableBufferPointer { changed in
+                        var old = 0
+                        for n in 0..<entries.count {
+                            let position = stations[n]
+                            while old < held.count && held[old].index < position {
+                                if !full { removed.append(held[old].key) }
+                                old += 1
                             }
-                            if !full {
-                                while old < held.count {
-                                    removed.append(heldKeys[old])
-                                    old += 1
-                                }
+                            if old < held.count && held[old].index == position {
+                                if full || held[old].fingerprint != entries[n].fingerprint { changed[Int(entries[n].index)] = true }
+                                old += 1
+                            } else {
+                                changed[Int(entries[n].index)] = true
+                            }
+                            entries[n].index = position
+                        }
+                        if !full {
+                            while old < held.count {
+                                removed.append(held[old].key)
+                                old += 1
                             }
                         }
                     }
@@ -146,51 +137,77 @@ struct ShownSet {
             }
         }
         Self.sortByKey(&removed)
-        store(entries.count) { keys, fingerprints in
-            for entry in entries {
-                keys.append(entry.key)
-                fingerprints.append(entry.fingerprint)
-            }
-        }
-        positions.append(contentsOf: stations)  // still by position, from the same source
+        store(&entries)  // still by position, from the same source
         return removed
     }
 
-    /// Empties the set's arrays with room for `count`, and lets `fill` append the new keys and
-    /// fingerprints (the caller then says which order they are in). The arrays are reused, unless
-    /// a zoom back in left them far larger than needed (1,000 clients that once saw 500
-    /// annotations would otherwise keep 8 MB between them).
-    private mutating func store(_ count: Int, _ fill: (inout [UInt64], inout [UInt64]) -> Void) {
-        let keep = keys.capacity <= 4 * count + 64
-        keys.removeAll(keepingCapacity: keep)
-        fingerprints.removeAll(keepingCapacity: keep)
-        positions.removeAll(keepingCapacity: keep)
-        keys.reserveCapacity(count)
-        fingerprints.reserveCapacity(count)
-        fill(&keys, &fingerprints)
+    /// The first pan from a snapshot (the set held is by key, or by position in another snapshot):
+    /// each new entry looked up by key in the held set, which is marked as it is found, so the
+    /// unmarked rest are the removals, already ascending. The new set is stored in the position
+    /// order it came in (each entry's `index` becoming its position), with no sort of it.
+    private mutating func diffAgainstKeys(_ entries: inout [Entry], _ stations: [Int32], full: Bool, changed: inout [Bool]) -> [UInt64] {
+        sortHeldByKey()
+        var removed: [UInt64] = []
+        held.withUnsafeMutableBufferPointer { held in
+            let sorted = UnsafeBufferPointer(held)
+            for n in entries.indices {
+                let entry = entries[n]
+                let old = Self.lowerBound(of: entry.key, in: sorted)
+                if old < held.count && held[old].key == entry.key {
+                    if full || held[old].fingerprint != entry.fingerprint { changed[Int(entry.index)] = true }
+                    held[old].index = -1  // found (every index held is a position or a place, never negative)
+                } else {
+                    changed[Int(entry.index)] = true
+                }
+                entries[n].index = stations[n]
+            }
+            if !full {
+                for entry in held where entry.index >= 0 { removed.append(entry.key) }
+            }
+        }
+        store(&entries)
+        return removed
+    }
+
+    /// Takes `entries` over as the set: the two arrays are swapped, no entry copied, and `entries`
+    /// is left with the old set's storage, emptied, for the caller to reuse. The set's array is
+    /// copied down to size only when a zoom back in left it far larger than needed (1,000 clients
+    /// that once saw 500 annotations would otherwise keep 12 MB between them).
+    private mutating func store(_ entries: inout [Entry]) {
+        swap(&held, &entries)
+        entries.removeAll(keepingCapacity: true)
+        if held.capacity > 4 * held.count + 64 {
+            var fitted: [Entry] = []
+            fitted.reserveCapacity(held.count)
+            fitted.append(contentsOf: held)
+            held = fitted
+        }
     }
 
     /// Puts a set held by position in key order (the general path's), forgetting the positions.
     private mutating func sortHeldByKey() {
         guard byPosition else { return }
-        var held = zip(keys, fingerprints).enumerated().map { Entry(key: $1.0, fingerprint: $1.1, index: Int32($0)) }
         Self.sortByKey(&held)
-        store(held.count) { keys, fingerprints in
-            for entry in held {
-                keys.append(entry.key)
-                fingerprints.append(entry.fingerprint)
-            }
-        }
         forgetPositions()
     }
 
-    /// Marks the set as by key (its positions emptied by ``store(_:_:)``).
+    /// Marks the set as by key.
     private mutating func forgetPositions() {
         byPosition = false
         source = nil
     }
 
-    /// Whether `positions` is strictly ascending (what the grid query gives; checked, not assumed).
+    /// The first place in `entries` (ascending by key) whose key is not below `key`.
+    private static func lowerBound(of key: UInt64, in entries: UnsafeBufferPointer<Entry>) -> Int {
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].key < key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Whether `positions` is strictly ascending (checked when the caller cannot say).
     private static func isAscending(_ positions: [Int32]) -> Bool {
         positions.withUnsafeBufferPointer { positions in
             guard positions.count > 1 else { return true }

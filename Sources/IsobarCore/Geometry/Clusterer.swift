@@ -9,6 +9,10 @@ public struct VisibleItems: Sendable {
     /// Positions in the snapshot of stations shown singly.
     public var stations: [Int32] = []
     public var clusters: [Cluster] = []
+    /// Whether `stations` is known to be strictly ascending (a view with no clusters over a grid
+    /// walked in position order, ``SpatialGrid/isCellOrdered``, as every snapshot's is): the
+    /// filter then diffs it by position without checking its order.
+    public var stationsAscending = false
     public var total: Int { stations.count + clusters.count }
 }
 
@@ -26,7 +30,7 @@ public struct VisibleItems: Sendable {
 public enum Clusterer {
     public static func items(in region: Region, of snapshot: StationSnapshot, limit: Int) -> VisibleItems {
         if let stations = snapshot.grid.indices(in: region, limit: limit) {
-            return VisibleItems(stations: stations, clusters: [])
+            return VisibleItems(stations: stations, clusters: [], stationsAscending: snapshot.grid.isCellOrdered)
         }
         return cluster(region: region, snapshot: snapshot, limit: limit)
     }

@@ -15,6 +15,10 @@ public struct SpatialGrid: Sendable {
     let order: [Int32]
     let latitudes: [Double]
     let longitudes: [Double]
+    /// Whether `order` is the identity (the points were given in cell order,
+    /// ``init(cellOrdered:cellStart:cellsPerDegree:)``): then every walk of the grid, which goes
+    /// cell by cell, yields the indices ascending.
+    public let isCellOrdered: Bool
 
     public var count: Int { order.count }
 
@@ -26,6 +30,7 @@ public struct SpatialGrid: Sendable {
         rows = 180 * resolution
         columns = 360 * resolution
         (cellStart, order) = Self.sortByCell(coordinates, resolution: resolution)
+        isCellOrdered = false
         latitudes = order.map { coordinates[coordinates.startIndex + Int($0)].latitude }
         longitudes = order.map { coordinates[coordinates.startIndex + Int($0)].longitude }
     }
@@ -50,6 +55,7 @@ public struct SpatialGrid: Sendable {
         columns = 360 * resolution
         self.cellStart = cellStart
         order = (0..<Int32(coordinates.count)).map { $0 }
+        isCellOrdered = true
         latitudes = coordinates.map { $0.latitude }
         longitudes = coordinates.map { $0.longitude }
     }
@@ -103,13 +109,22 @@ public struct SpatialGrid: Sendable {
     /// The grid columns that `region`'s longitudes touch: one range, or two that share no column
     /// (two longitude ranges can share a boundary cell; it is listed once).
     func columnRanges(in region: Region) -> [ClosedRange<Int>] {
-        var columnRanges: [ClosedRange<Int>] = region.allLongitudes
-            ? [0...(columns - 1)]
-            : region.longitudeRanges.map { column($0.lowerBound)...column($0.upperBound) }.sorted { $0.lowerBound < $1.lowerBound }
-        if columnRanges.count == 2, columnRanges[1].lowerBound <= columnRanges[0].upperBound {
-            columnRanges = [columnRanges[0].lowerBound...max(columnRanges[0].upperBound, columnRanges[1].upperBound)]
-        }
-        return columnRanges
+        guard case let (first, second)? = columnSpans(in: region) else { return [] }
+        return second.map { [first, $0] } ?? [first]
+    }
+
+    /// ``columnRanges(in:)`` without an array (the per-pan query's): the first range, and the second
+    /// when there are two. nil when the region has no longitudes (a `Region` always has some).
+    func columnSpans(in region: Region) -> (first: ClosedRange<Int>, second: ClosedRange<Int>?)? {
+        if region.allLongitudes { return (0...(columns - 1), nil) }
+        let ranges = region.longitudeRanges  // at most two (`Region`)
+        guard let range = ranges.first else { return nil }
+        var first = column(range.lowerBound)...column(range.upperBound)
+        guard ranges.count > 1 else { return (first, nil) }
+        var second = column(ranges[1].lowerBound)...column(ranges[1].upperBound)
+        if second.lowerBound < first.lowerBound { swap(&first, &second) }
+        if second.lowerBound <= first.upperBound { return (first.lowerBound...max(first.upperBound, second.upperBound), nil) }
+        return (first, second)
     }
 
     /// Positions in `order` (and in `latitudes`/`longitudes`) of the points in grid cell `cell`.
@@ -129,14 +144,11 @@ public struct SpatialGrid: Sendable {
     /// The filter's per-pan query, so its loop is written out: the region's bounds in locals (at
     /// most two longitude ranges), the arrays read through buffer pointers, and a cell range that
     /// lies wholly inside the region's latitudes skips that test. The same points in the same
-    /// order as `visit`.
+    /// order as `visit`: strictly ascending when ``isCellOrdered`` (then `order` is not read).
     public func indices(in region: Region, limit: Int) -> [Int32]? {
-        let columnRanges = columnRanges(in: region)
         let minLatitude = region.minLatitude, maxLatitude = region.maxLatitude
         let all = region.allLongitudes
         let ranges = region.longitudeRanges
-        let west0 = ranges.count > 0 ? ranges[0].lowerBound : 0, east0 = ranges.count > 0 ? ranges[0].upperBound : -1
-        let west1 = ranges.count > 1 ? ranges[1].lowerBound : 0, east1 = ranges.count > 1 ? ranges[1].upperBound : -1
         guard all || ranges.count <= 2 else {
             var found: [Int32] = []
             let complete = visit(in: region) { index in
@@ -146,38 +158,60 @@ public struct SpatialGrid: Sendable {
             }
             return complete ? found : nil
         }
-        var found: [Int32] = []
-        found.reserveCapacity(min(limit, 256))
+        let west0 = ranges.count > 0 ? ranges[0].lowerBound : 0, east0 = ranges.count > 0 ? ranges[0].upperBound : -1
+        let west1 = ranges.count > 1 ? ranges[1].lowerBound : 0, east1 = ranges.count > 1 ? ranges[1].upperBound : -1
+        guard case let (first, second)? = columnSpans(in: region) else { return [] }
+        let spans = second == nil ? 1 : 2
+        let rows = rowRange(in: region)
         let resolution = Double(cellsPerDegree)
-        let complete = cellStart.withUnsafeBufferPointer { cellStart in
+        let cellOrdered = isCellOrdered
+        var complete = true
+        let found = cellStart.withUnsafeBufferPointer { cellStart in
             latitudes.withUnsafeBufferPointer { latitudes in
                 longitudes.withUnsafeBufferPointer { longitudes in
-                    order.withUnsafeBufferPointer { order -> Bool in
-                        for r in rowRange(in: region) {
+                    order.withUnsafeBufferPointer { order -> [Int32] in
+                        // Every point of the cells walked: at most what is found. The result is
+                        // allocated once at its size and written in place, no append per point.
+                        var candidates = 0
+                        for r in rows {
                             let rowBase = r * columns
-                            // The row's latitudes [r / res - 90, (r + 1) / res - 90] inside the region's, with a
-                            // margin far above the rounding of a point's row (so no point is let in that the test
-                            // would keep out).
-                            let rowInside = Double(r) / resolution - 90 - 1e-9 >= minLatitude
-                                && Double(r + 1) / resolution - 90 + 1e-9 <= maxLatitude
-                            for columnRange in columnRanges {
-                                let start = Int(cellStart[rowBase + columnRange.lowerBound])
-                                let end = Int(cellStart[rowBase + columnRange.upperBound + 1])
-                                for k in start..<end {
-                                    if !rowInside {
-                                        let latitude = latitudes[k]
-                                        guard latitude >= minLatitude && latitude <= maxLatitude else { continue }
+                            for span in 0..<spans {
+                                let range = span == 0 ? first : second ?? first
+                                candidates += Int(cellStart[rowBase + range.upperBound + 1]) - Int(cellStart[rowBase + range.lowerBound])
+                            }
+                        }
+                        let capacity = max(0, min(limit, candidates))
+                        return [Int32](unsafeUninitializedCapacity: capacity) { found, count in
+                            var n = 0
+                            defer { count = n }
+                            for r in rows {
+                                let rowBase = r * columns
+                                // The row's latitudes [r / res - 90, (r + 1) / res - 90] inside the region's, with a
+                                // margin far above the rounding of a point's row (so no point is let in that the test
+                                // would keep out).
+                                let rowInside = Double(r) / resolution - 90 - 1e-9 >= minLatitude
+                                    && Double(r + 1) / resolution - 90 + 1e-9 <= maxLatitude
+                                for span in 0..<spans {
+                                    let range = span == 0 ? first : second ?? first
+                                    let start = Int(cellStart[rowBase + range.lowerBound])
+                                    let end = Int(cellStart[rowBase + range.upperBound + 1])
+                                    for k in start..<end {
+                                        if !rowInside {
+                                            let latitude = latitudes[k]
+                                            guard latitude >= minLatitude && latitude <= maxLatitude else { continue }
+                                        }
+                                        if !all {
+                                            let longitude = longitudes[k]
+                                            guard (longitude >= west0 && longitude <= east0) || (longitude >= west1 && longitude <= east1) else { continue }
+                                        }
+                                        // Only past `limit` (below it, `capacity` is every candidate).
+                                        guard n < capacity else { complete = false; return }
+                                        found[n] = cellOrdered ? Int32(k) : order[k]
+                                        n += 1
                                     }
-                                    if !all {
-                                        let longitude = longitudes[k]
-                                        guard (longitude >= west0 && longitude <= east0) || (longitude >= west1 && longitude <= east1) else { continue }
-                                    }
-                                    guard found.count < limit else { return false }
-                                    found.append(order[k])
                                 }
                             }
                         }
-                        return true
                     }
                 }
             }

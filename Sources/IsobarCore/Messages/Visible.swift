@@ -122,13 +122,21 @@ public struct Visible: Sendable, Equatable {
     }
 
     /// Everything up to and including `"upsert":[`; the items follow, then ``writeTail(remove:to:)``.
+    /// The constant runs (`{"type":"visible","client":`, `,"full":false,"day":`) go in one append
+    /// each, the day as its quoted literal: the filter writes a head per update, and its keys and
+    /// strings written one by one were 8.7 % of its instructions per small-step update. The same
+    /// bytes, and the same comma state after each value, as `objectStart`, `key` and `string`.
     public func writeHead(to writer: inout JSONWriter) {
-        writer.objectStart()
-        writer.key("type"); writer.string("visible")
-        writer.key("client"); writer.string(client)
-        writer.key("version"); writer.int(version)
-        writer.key("full"); writer.bool(full)
-        writer.key("day"); writer.string(day.rawValue)
+        writer.opening("{\"type\":\"visible\",\"client\":")
+        writer.string(client)
+        writer.continuing(",\"version\":")
+        writer.int(version)
+        writer.continuing(full ? ",\"full\":true,\"day\":" : ",\"full\":false,\"day\":")
+        let quotedDay: StaticString = switch day {
+        case .today: "\"today\""
+        case .tomorrow: "\"tomorrow\""
+        }
+        writer.raw(UnsafeBufferPointer(start: quotedDay.utf8Start, count: quotedDay.utf8CodeUnitCount))
         snapshot.writeMembers(to: &writer)
         presentation.write(to: &writer)
         writer.key("upsert")
