@@ -29,6 +29,8 @@ public struct AnnotationSet: Sendable {
 
     /// The items by id (see `AnnotationTable`).
     private var table = AnnotationTable()
+    /// The short titles made last (see `TitleCache`), for the items the one-pass reader adds.
+    private var titles = TitleCache()
     /// The items, keyed by id: a dictionary made on each call (for display and tests; `count`,
     /// `values` and `item(_:)` read the set in place).
     public var items: [String: Item] { Dictionary(table.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
@@ -177,13 +179,15 @@ public struct AnnotationSet: Sendable {
 
     /// Upserts the items the one-pass reader read from `storage`. An id without escapes is looked
     /// up by its bytes in the line: an item held keeps its id (no new `String`), a new one gets it.
+    /// A short title is taken from the titles made before when they hold it (`TitleCache`).
     private mutating func keep(_ upserts: [ScannedItem], in storage: [UInt8]) {
         storage.withUnsafeBytes { line in
             for scanned in upserts {
                 if scanned.id.escaped {
                     table.upsert(scanned.item(in: line))
                 } else {
-                    table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range])) { scanned.fill(&$0, in: line) }
+                    let title = titles.title(scanned.title, in: line)
+                    table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range])) { scanned.fill(&$0, in: line, title: title) }
                 }
             }
         }
