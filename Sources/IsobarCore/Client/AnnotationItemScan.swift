@@ -23,9 +23,19 @@ enum AnnotationItemScan {
         var count = 1
         var stale = false
         var subtitle = ScannedItem.Text.empty, cluster = false, rotation: Double?
+        // The key the formatter would write next, tried before any other.
+        var expected: Key? = .id
         while true {
-            guard let key = Key.member(&scanner), seen & (1 << key.rawValue) == 0 else { return nil }
+            let key: Key
+            if let predicted = expected, predicted.isSpelled(&scanner) {
+                key = predicted
+            } else {
+                guard let found = Key.member(&scanner) else { return nil }
+                key = found
+            }
+            guard seen & (1 << key.rawValue) == 0 else { return nil }
             seen |= 1 << key.rawValue
+            expected = key.following
             let start = scanner.index
             switch key {
             case .coordinate:
@@ -55,7 +65,7 @@ enum AnnotationItemScan {
                 }
             case .subtitle, .cluster, .value, .wind, .icon:
                 // Not kept by the set: only validated (any kind, as the general reader does).
-                guard (try? scanner.scanValue(depth: 3)) != nil else { return nil }
+                guard skipValue(&scanner) else { return nil }
             case .id, .title:
                 guard let first = scanner.peek() else { return nil }
                 if first == UInt8(ascii: "n"), key == .title {
@@ -97,6 +107,24 @@ enum AnnotationItemScan {
         guard let id, let coordinate else { return nil }
         return ScannedItem(id: id, coordinate: coordinate, title: title, count: count, stale: stale,
                            subtitle: subtitle, cluster: cluster, rotation: rotation)
+    }
+
+    /// Validates the value at the scanner's position as `scanValue` does (any kind), leaving the
+    /// scanner just past it; false when it is no valid value. A string or a number (what the
+    /// formatter writes for the members the set does not keep: `subtitle`, `value`) is checked
+    /// without `scanValue`'s dispatch, a number by ``number(_:)`` (which accepts only what
+    /// `scanValue` accepts, and ends where it ends); any other value, and a number ``number(_:)``
+    /// refuses, takes `scanValue`.
+    @inline(__always)
+    static func skipValue(_ scanner: inout JSONScanner) -> Bool {
+        let start = scanner.index
+        guard let first = scanner.peek() else { return false }
+        if first == UInt8(ascii: "\"") { return (try? scanner.scanString()) != nil }
+        if first == UInt8(ascii: "-") || JSONScanner.isDigit(first) {
+            if number(&scanner) != nil { return true }
+            scanner.index = start
+        }
+        return (try? scanner.scanValue(depth: 3)) != nil
     }
 
     /// The bytes of the key at the scanner's position, up to the first quote within 16 bytes,
@@ -146,65 +174,12 @@ enum AnnotationItemScan {
         return name
     }
 
-    /// Powers of ten exactly representable as a `Double` (1 through 1e22).
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
-
-    /// The JSON number at the scanner's position, validated and read in one pass, leaving the
-    /// scanner just past it; nil when it is no valid number. Short numbers without an exponent
-    /// (at most 15 significant digits: every coordinate and count the formatter writes) are read
-    /// here exactly as `JSONDecoding.parseNumber` reads them; any other takes the scanner's check
-    /// and `parseNumber`. Negative zero reads as zero, as `optionalNumber` gives it.
-    static func number(_ scanner: inout JSONScanner) -> Double? {
-        let bytes = scanner.bytes
-        let start = scanner.index
-        var i = start
-        let count = bytes.count
-        let negative = i < count && bytes[i] == UInt8(ascii: "-")
-        if negative { i += 1 }
-        guard i < count, JSONScanner.isDigit(bytes[i]) else { return nil }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var fraction = 0
-        if bytes[i] == UInt8(ascii: "0") {
-            i += 1
-            if i < count && JSONScanner.isDigit(bytes[i]) { return nil }  // a leading zero
-        } else {
-            while i < count, JSONScanner.isDigit(bytes[i]) {
-                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48)
-                digits += 1
-                i += 1
-            }
-        }
-        if i < count, bytes[i] == UInt8(ascii: ".") {
-            i += 1
-            guard i < count, JSONScanner.isDigit(bytes[i]) else { return nil }
-            while i < count, JSONScanner.isDigit(bytes[i]) {
-                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48)
-                if mantissa != 0 { digits += 1 }
-                fraction += 1
-                i += 1
-            }
-        }
-        let exponent = i < count && (bytes[i] | 0x20) == UInt8(ascii: "e")
-        guard !exponent, digits <= 15, fraction <= 22 else {
-            // The general route: the scanner's grammar and range checks, then `parseNumber`.
-            scanner.index = start
-            guard (try? scanner.scanValue(depth: 4)) == .number else { return nil }
-            let value = JSONDecoding.parseNumber(bytes, start..<scanner.index) + 0.0
-            return value.isFinite ? value : nil
-        }
-        scanner.index = i
-        let value = Double(mantissa) / powersOfTen[fraction]
-        return (negative ? -value : value) + 0.0
-    }
-
     /// `{"latitude":…,"longitude":…}` (in either order, each once, nothing else), checked as
     /// `Coordinate(from:)` checks it; nil for anything else.
     private static func coordinate(_ scanner: inout JSONScanner) -> Coordinate? {
+        let start = scanner.index
+        if let read = compactCoordinate(&scanner) { return read }
+        scanner.index = start
         guard scanner.peek() == UInt8(ascii: "{"), let base = scanner.bytes.baseAddress else { return nil }
         scanner.index += 1
         var latitude: Double?
@@ -226,6 +201,34 @@ enum AnnotationItemScan {
             guard next == UInt8(ascii: ",") else { return nil }
         }
         guard let latitude, let longitude else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// The coordinate exactly as the formatter spells it, `{"latitude":…,"longitude":…}` with
+    /// nothing between the tokens, read with two word comparisons instead of a walk member by
+    /// member; nil for any other spelling or a value ``coordinate(_:)`` refuses (the caller then
+    /// reads the coordinate again from its start that way, which takes every spelling and gives
+    /// the same result or refusal).
+    @inline(__always)
+    private static func compactCoordinate(_ scanner: inout JSONScanner) -> Coordinate? {
+        let bytes = scanner.bytes
+        let start = scanner.index
+        // `{` and `"latitude":` (12 bytes), then at least a digit and `,"longitude":` (13 bytes).
+        guard start >= 0, start + 32 <= bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
+        let (low, high, length) = latitudeSpelling
+        guard spells(bytes.loadUnaligned(fromByteOffset: start + 1, as: UInt64.self),
+                     bytes.loadUnaligned(fromByteOffset: start + 9, as: UInt64.self), low, high, length) else { return nil }
+        scanner.index = start + 1 + length
+        guard let latitude = number(&scanner), (-90...90).contains(latitude) else { return nil }
+        let after = scanner.index
+        let (otherLow, otherHigh, otherLength) = longitudeSpelling
+        guard after + 17 <= bytes.count, bytes[after] == UInt8(ascii: ","),
+              spells(bytes.loadUnaligned(fromByteOffset: after + 1, as: UInt64.self),
+                     bytes.loadUnaligned(fromByteOffset: after + 9, as: UInt64.self), otherLow, otherHigh, otherLength) else { return nil }
+        scanner.index = after + 1 + otherLength
+        guard let longitude = number(&scanner), (-180...180).contains(longitude),
+              scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "}") else { return nil }
+        scanner.index += 1
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 

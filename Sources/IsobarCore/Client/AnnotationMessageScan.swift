@@ -56,10 +56,21 @@ enum AnnotationMessageScan {
         }
     }
 
-    /// Reads `line` whole, appending its `upsert` items (read as ``AnnotationItemScan`` reads
-    /// them, with `keepsDetail`) to `upserts`; nil for anything but a line of the formatter's form
-    /// that the general reader accepts (`upserts` may then hold part of the items).
+    /// ``read(_:keepsDetail:upserts:removes:)`` without the ids of `remove` (which `Message/remove`
+    /// still spans).
     static func read(_ line: UnsafeRawBufferPointer, keepsDetail: Bool, upserts: inout [ScannedItem]) -> Message? {
+        var removes: [ScannedItem.Text?] = []
+        return read(line, keepsDetail: keepsDetail, upserts: &upserts, removes: &removes)
+    }
+
+    /// Reads `line` whole, appending its `upsert` items (read as ``AnnotationItemScan`` reads
+    /// them, with `keepsDetail`) to `upserts` and the elements of its `remove` array to `removes`
+    /// (where each string lies, so the set removes those ids without walking the array again;
+    /// nil for an element of another kind, which it ignores); nil for anything but a line of the
+    /// formatter's form that the general reader accepts (`upserts` and `removes` may then hold
+    /// part of theirs).
+    static func read(_ line: UnsafeRawBufferPointer, keepsDetail: Bool, upserts: inout [ScannedItem],
+                     removes: inout [ScannedItem.Text?]) -> Message? {
         guard let base = line.baseAddress else { return nil }
         var scanner = JSONScanner(line)
         scanner.skipWhitespace()
@@ -78,7 +89,7 @@ enum AnnotationMessageScan {
                 guard first == UInt8(ascii: "["), scanner.readElements(into: &upserts, { AnnotationItemScan.item(&$0, keepsDetail: keepsDetail) })
                 else { return nil }
             case .remove:
-                guard first == UInt8(ascii: "["), (try? scanner.scanValue(depth: 1)) == .array else { return nil }
+                guard first == UInt8(ascii: "["), scanner.readElements(into: &removes, Self.removeElement) else { return nil }
                 message.remove = start..<scanner.index
             case .type, .client, .units, .windUnit, .locale, .snapshot, .ageSeconds:
                 // Not read by the set: only validated, whatever its kind (as the general reader).
@@ -130,6 +141,20 @@ enum AnnotationMessageScan {
         scanner.skipWhitespace()
         guard scanner.atEnd else { return nil }
         return message
+    }
+
+    /// One element of `remove`, validated as `scanValue(depth: 1)` of the array validates it:
+    /// a string's place in the line and whether it has an escape (an id the set removes), or
+    /// `.some(nil)` for an element of another kind (which the set ignores); nil when it is no
+    /// valid value.
+    private static func removeElement(_ scanner: inout JSONScanner) -> ScannedItem.Text?? {
+        let start = scanner.index
+        if scanner.peek() == UInt8(ascii: "\"") {
+            guard let escaped = try? scanner.scanString() else { return nil }
+            return .some(ScannedItem.Text(range: (start + 1)..<(scanner.index - 1), escaped: escaped))
+        }
+        guard (try? scanner.scanValue(depth: 2)) != nil else { return nil }
+        return .some(nil)
     }
 
     /// The day spelled by the bytes at `range`, or nil.

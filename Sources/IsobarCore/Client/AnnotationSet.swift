@@ -29,6 +29,8 @@ public struct AnnotationSet: Sendable {
 
     /// The items by id (see `AnnotationTable`).
     private var table = AnnotationTable()
+    /// The short titles made last (see `TitleCache`), for the items the one-pass reader adds.
+    private var titles = TitleCache()
     /// The items, keyed by id: a dictionary made on each call (for display and tests; `count`,
     /// `values` and `item(_:)` read the set in place).
     public var items: [String: Item] { Dictionary(table.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
@@ -85,14 +87,14 @@ public struct AnnotationSet: Sendable {
     /// instead, so the outcome, the set and the error are always those of
     /// ``apply(_:)-(JSONObject)`` on the parsed line. Throws for a line that is not a JSON object.
     public mutating func apply(storage: [UInt8]) throws(MessageError) -> Outcome {
+        // Both arrays grow as the scan reads their elements (doubling), so a line that is mostly
+        // a long `remove` array reserves no room for items it does not hold.
         var upserts: [ScannedItem] = []
-        // Room for the items of a line of the formatter's (each well over 64 bytes), so the array
-        // does not grow item by item.
-        upserts.reserveCapacity(storage.count / 64)
+        var removes: [ScannedItem.Text?] = []
         let detail = keepsDetail
         // The whole line in one pass (`AnnotationMessageScan`), else the member-by-member reader.
-        let read = storage.withUnsafeBytes { AnnotationMessageScan.read($0, keepsDetail: detail, upserts: &upserts) }
-        if let read { return apply(read, upserts: upserts, in: storage) }
+        let read = storage.withUnsafeBytes { AnnotationMessageScan.read($0, keepsDetail: detail, upserts: &upserts, removes: &removes) }
+        if let read { return apply(read, upserts: upserts, removes: removes, in: storage) }
         upserts.removeAll(keepingCapacity: true)
         var scanned = false
         if let message = try? JSONObject(storage: storage, reading: "upsert", with: { scanner in
@@ -143,9 +145,11 @@ public struct AnnotationSet: Sendable {
         return .applied
     }
 
-    /// Applies a line read whole by `AnnotationMessageScan` (`upserts`: its items), as the general
-    /// reader would apply it.
-    private mutating func apply(_ message: AnnotationMessageScan.Message, upserts: [ScannedItem], in storage: [UInt8]) -> Outcome {
+    /// Applies a line read whole by `AnnotationMessageScan` (`upserts`: its items; `removes`: the
+    /// elements of its `remove` array, in order, nil where not a string), as the general reader
+    /// would apply it.
+    private mutating func apply(_ message: AnnotationMessageScan.Message, upserts: [ScannedItem], removes: [ScannedItem.Text?],
+                                in storage: [UInt8]) -> Outcome {
         if let outcome = accept(version: message.version, full: message.full) { return outcome }
         if let read = message.day { day = read }
         if let read = message.field { field = read }
@@ -159,20 +163,31 @@ public struct AnnotationSet: Sendable {
             source = nil
         }
         fetchedAt = message.fetchedAt
-        if let range = message.remove { remove(range, in: storage) }
+        storage.withUnsafeBytes { line in
+            for case let id? in removes {
+                // The id's bytes in place, unless it has escapes to undo first.
+                if id.escaped {
+                    table.remove(JSONDecoding.unescape(line, id.range))
+                } else {
+                    table.remove(bytes: UnsafeRawBufferPointer(rebasing: line[id.range]))
+                }
+            }
+        }
         keep(upserts, in: storage)
         return .applied
     }
 
     /// Upserts the items the one-pass reader read from `storage`. An id without escapes is looked
     /// up by its bytes in the line: an item held keeps its id (no new `String`), a new one gets it.
+    /// A short title is taken from the titles made before when they hold it (`TitleCache`).
     private mutating func keep(_ upserts: [ScannedItem], in storage: [UInt8]) {
         storage.withUnsafeBytes { line in
             for scanned in upserts {
                 if scanned.id.escaped {
                     table.upsert(scanned.item(in: line))
                 } else {
-                    table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range])) { scanned.fill(&$0, in: line) }
+                    let title = titles.title(scanned.title, in: line)
+                    table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range])) { scanned.fill(&$0, in: line, title: title) }
                 }
             }
         }

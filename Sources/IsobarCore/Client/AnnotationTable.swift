@@ -44,10 +44,10 @@ struct AnnotationTable: Sendable {
             fill(&items[Int(slots[slot])])
             return
         }
-        var item = AnnotationSet.Item(id: String(decoding: id, as: UTF8.self), coordinate: Coordinate(latitude: 0, longitude: 0), title: "", count: 1)
-        fill(&item)
+        // Made in place at the end (no copy of the item to append, and none to release).
         slots[slot] = Int32(items.count)
-        items.append(item)
+        items.append(AnnotationSet.Item(id: String(decoding: id, as: UTF8.self), coordinate: Coordinate(latitude: 0, longitude: 0), title: "", count: 1))
+        fill(&items[items.count - 1])
         hashes.append(hash)
         if items.count * 2 > slots.count { grow() }
     }

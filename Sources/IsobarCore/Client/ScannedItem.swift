@@ -32,11 +32,13 @@ struct ScannedItem: Equatable {
     var cluster = false
     var rotation: Double?
 
-    /// Sets every member of `item` but its id (a set that holds the id keeps its `String`).
+    /// Sets every member of `item` but its id (a set that holds the id keeps its `String`), the
+    /// title to `title` (what ``title`` spells, made by the caller: a set takes it from its
+    /// ``TitleCache``).
     @inline(__always)
-    func fill(_ item: inout AnnotationSet.Item, in line: UnsafeRawBufferPointer) {
+    func fill(_ item: inout AnnotationSet.Item, in line: UnsafeRawBufferPointer, title: String) {
         item.coordinate = coordinate
-        item.title = title.string(in: line)
+        item.title = title
         item.count = count
         item.stale = stale
         item.subtitle = subtitle.string(in: line)
@@ -47,7 +49,7 @@ struct ScannedItem: Equatable {
     /// The item as the set keeps it.
     func item(in line: UnsafeRawBufferPointer) -> AnnotationSet.Item {
         var item = AnnotationSet.Item(id: id.string(in: line), coordinate: coordinate, title: "", count: 1)
-        fill(&item, in: line)
+        fill(&item, in: line, title: title.string(in: line))
         return item
     }
 }

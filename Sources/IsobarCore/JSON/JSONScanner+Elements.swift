@@ -6,13 +6,13 @@ extension JSONScanner {
     @inline(__always)
     mutating func readElements<Element>(into elements: inout [Element], _ element: (inout JSONScanner) -> Element?) -> Bool {
         index += 1  // '['
-        skipWhitespace()
+        skipWhitespaceIfAny()
         if peek() == UInt8(ascii: "]") { index += 1; return true }
         while true {
-            skipWhitespace()
+            skipWhitespaceIfAny()
             guard let item = element(&self) else { return false }
             elements.append(item)
-            skipWhitespace()
+            skipWhitespaceIfAny()
             guard let next = peek() else { return false }
             index += 1
             if next == UInt8(ascii: "]") { return true }
