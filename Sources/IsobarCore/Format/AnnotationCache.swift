@@ -66,6 +66,9 @@ final class AnnotationCache: Sendable {
         var entries: [Entry] = []
         var bytes = 0
         var resets = 0
+        /// The provenance numbers of the last `visible` head that needed printing (not entries:
+        /// kept across resets, a few bytes).
+        var headNumbers = VisibleLineHead.PrintedNumbers()
 
         init(seed: UInt64) { self.seed = seed }
 

@@ -29,14 +29,37 @@ struct VisibleLineHead {
     var upsertStart: Int
 
     /// A provenance number as the answer writes it: its text when that is already what
-    /// `JSONWriter.number` prints (or `null`), else its value.
+    /// `JSONWriter.number` prints (or `null`), else the bytes `JSONWriter.number` prints for its value.
     enum Number {
         case text(Range<Int>)
-        case value(Double)
+        case printed([UInt8])
+    }
+
+    /// A provenance number that is not copied as it is (`fetchedAt` in Unix seconds has ten digits,
+    /// beyond `JSONWriter.isCanonicalShortNumber`) as last read: its text and what the answer
+    /// writes for it (both empty: none yet).
+    struct PrintedNumber {
+        var text: [UInt8] = []
+        var printed: [UInt8] = []
+    }
+
+    /// The last printed `fetchedAt` and `ageSeconds`: a line's provenance is its snapshot's, the
+    /// same on every line until the next snapshot, so each is parsed and printed once a snapshot
+    /// instead of once a line (the formatter keeps them with its cache, `AnnotationCache.State`).
+    struct PrintedNumbers {
+        var fetchedAt = PrintedNumber()
+        var ageSeconds = PrintedNumber()
     }
 
     /// Reads the head of `bytes` up to `upsert`'s `[`; nil when it is not the filter's layout.
     init?(_ bytes: UnsafeRawBufferPointer) {
+        var numbers = PrintedNumbers()
+        self.init(bytes, numbers: &numbers)
+    }
+
+    /// Reads the head of `bytes` as `init(_:)` does, taking a provenance number that needs printing
+    /// from `numbers` when its text is the one printed last (and leaving the new one there).
+    init?(_ bytes: UnsafeRawBufferPointer, numbers: inout PrintedNumbers) {
         var reader = Reader(bytes: bytes)
         guard reader.literal(#"{"type":"visible","client":"#), let client = reader.plainString(), client.count > 2, client.count - 2 <= 256,
               reader.literal(#","version":"#), let version = reader.version(),
@@ -44,8 +67,8 @@ struct VisibleLineHead {
               reader.literal(#","day":"#), let day = reader.day(),
               reader.literal(#","snapshot":"#), let snapshot = reader.stringOrNull(),
               reader.literal(#","source":"#), let source = reader.stringOrNull(),
-              reader.literal(#","fetchedAt":"#), let fetchedAt = reader.number(),
-              reader.literal(#","ageSeconds":"#), let ageSeconds = reader.number() else { return nil }
+              reader.literal(#","fetchedAt":"#), let fetchedAt = reader.number(last: &numbers.fetchedAt),
+              reader.literal(#","ageSeconds":"#), let ageSeconds = reader.number(last: &numbers.ageSeconds) else { return nil }
         var presentation = Presentation()
         if reader.literal(#","field":"#) { guard let value = reader.word(Field.self) else { return nil }; presentation.field = value }
         if reader.literal(#","units":"#) { guard let value = reader.word(Units.self) else { return nil }; presentation.units = value }
@@ -89,7 +112,7 @@ struct VisibleLineHead {
         func write(_ number: Number) {
             switch number {
             case .text(let range): copy(range)
-            case .value(let value): out.number(value)
+            case .printed(let text): out.raw(text)
             }
         }
         out.opening(#"{"type":"annotations","client":"#); copy(client)
@@ -153,8 +176,9 @@ struct VisibleLineHead {
             return literal(#""today""#) || literal(#""tomorrow""#) ? start..<index : nil
         }
 
-        /// A number (validated by the scanner; finite, -0 read as 0) or `null`.
-        mutating func number() -> Number? {
+        /// A number (validated by the scanner; finite, -0 read as 0) or `null`. One that needs
+        /// printing is taken from `last` when its text is `last`'s, else parsed, printed and kept there.
+        mutating func number(last: inout PrintedNumber) -> Number? {
             let start = index
             if literal("null") { return .text(start..<index) }
             guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || JSONScanner.isDigit(bytes[index]) else { return nil }
@@ -163,8 +187,16 @@ struct VisibleLineHead {
             index = scanner.index
             let text = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
             if JSONWriter.isCanonicalShortNumber(text) { return .text(start..<index) }
+            if last.text.count == text.count, let base = text.baseAddress,
+               last.text.withUnsafeBytes({ memcmp($0.baseAddress!, base, text.count) == 0 }) {
+                return .printed(last.printed)
+            }
             let value = JSONDecoding.parseNumber(bytes, start..<index)
-            return value.isFinite ? .value(value + 0.0) : nil
+            guard value.isFinite else { return nil }
+            var writer = JSONWriter(capacity: 32)
+            writer.number(value + 0.0)
+            last = PrintedNumber(text: Array(text), printed: writer.bytes)
+            return .printed(writer.bytes)
         }
 
         /// A plain string that is one of `T`'s words.
