@@ -358,8 +358,8 @@ public struct FormatEngine: Sendable, LineStage {
                           icon: WeatherIcon?, clusterCount: Int?, stale: Bool, titles: TitleFormatter, into out: inout JSONWriter,
                           subtitle: AnnotationSubtitle) {
         out.continuing(#"},"title":"#)
-        out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation,
-                                icon: icon))
+        titles.writeTitle(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation,
+                          icon: icon, into: &out)
         if let count = clusterCount {
             out.continuing(#","subtitle":"#); out.string(titles.stationsLabel(count))
             out.continuing(#","cluster":true,"count":"#); out.int(count)

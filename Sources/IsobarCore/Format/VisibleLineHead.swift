@@ -145,8 +145,8 @@ struct VisibleLineHead {
             let start = index
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             var scanner = JSONScanner(bytes, start: index)
-            guard let escaped = try? scanner.scanString(), !escaped else { return nil }
-            for i in start..<scanner.index where bytes[i] == 0x7F { return nil }
+            guard let escaped = try? scanner.scanString(), !escaped,
+                  !AnnotationInput.hasBackslashOrDEL(bytes, start..<scanner.index) else { return nil }
             index = scanner.index
             return start..<index
         }
