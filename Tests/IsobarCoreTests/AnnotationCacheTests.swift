@@ -96,4 +96,32 @@ import Testing
         }
         #expect((engine.cache?.counts.stations ?? 0) > 0)
     }
+
+    /// The byte count of `upsert`'s only item in a line (input or answer).
+    func itemBytes(_ line: String) -> Int {
+        let afterUpsert = line.components(separatedBy: #""upsert":["#)
+        guard afterUpsert.count == 2 else { return -1 }
+        return afterUpsert[1].components(separatedBy: #"],"remove""#)[0].utf8.count
+    }
+
+    /// The cache's byte count is exactly what it holds (each station's input item and the
+    /// annotations stored for it) as a station gains a presentation, is copied, and changes its data.
+    @Test func theByteCountIsWhatItHolds() throws {
+        let engine = FormatEngine()
+        let first = visible([station("K1D3", temperature: 46.4)], version: 1)
+        let wind = visible([station("K1D3", temperature: 46.4)], version: 2, extra: #","field":"wind""#)
+        let changed = visible([station("K1D3", temperature: 50.2)], version: 3)
+        let firstAnswer = format(engine, first)
+        #expect(engine.cache?.counts.bytes == itemBytes(text(first)) + itemBytes(firstAnswer))
+        let windAnswer = format(engine, wind)
+        #expect(engine.cache?.counts.bytes == itemBytes(text(first)) + itemBytes(firstAnswer) + itemBytes(windAnswer))
+        #expect(format(engine, first) == firstAnswer)  // copied: nothing added
+        #expect(engine.cache?.counts.bytes == itemBytes(text(first)) + itemBytes(firstAnswer) + itemBytes(windAnswer))
+        let changedAnswer = format(engine, changed)
+        #expect(changedAnswer == uncached(changed))
+        #expect(engine.cache?.counts.bytes == itemBytes(text(changed)) + itemBytes(changedAnswer))
+        let counts = try #require(engine.cache?.counts)
+        #expect(counts.stations == 1)
+        #expect(counts.resets == 0)
+    }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import IsobarCore
 
@@ -76,5 +77,75 @@ import Testing
         let (general, fast, taken) = paths(Array(line.utf8))
         #expect(taken == expected, "\(line)")
         #expect(fast == general, "\(line)")
+    }
+
+    /// An engine's answer to `line` (its cache carries over between calls).
+    func answer(_ engine: FormatEngine, _ line: String) -> String {
+        var out = JSONWriter()
+        Array(line.utf8).withUnsafeBytes { engine.handle(line: $0, into: &out) }
+        return text(out.bytes)
+    }
+
+    /// The general path's answer, without a cache.
+    func general(_ line: String) -> String {
+        var engine = FormatEngine()
+        engine.onePass = false
+        engine.cache = nil
+        return answer(engine, line)
+    }
+
+    func line(fetchedAt: String, ageSeconds: String, items: [String]) -> String {
+        #"{"type":"visible","client":"a","version":3,"full":false,"day":"today","snapshot":"s","source":"feed","fetchedAt":"#
+            + fetchedAt + #","ageSeconds":"# + ageSeconds + #","upsert":["# + items.joined(separator: ",") + #"],"remove":["X"]}"#
+    }
+
+    static let item = #"{"id":"K1","name":"A","latitude":1.5,"longitude":2,"temperature":50,"windSpeed":3,"windDirection":90,"precipitation":10}"#
+
+    /// `fetchedAt` and `ageSeconds` that are not copied as they are (ten digits, fractions, `-0`)
+    /// are printed once and then taken from the engine's last printed ones while their text is the
+    /// same; a new text (another snapshot) is printed again, never answered with the old bytes.
+    @Test func provenanceNumbersArePrintedOnceAndFollowTheirText() {
+        let engine = FormatEngine()
+        let lines = [
+            line(fetchedAt: "1795000000", ageSeconds: "0", items: [Self.item]),
+            line(fetchedAt: "1795000000", ageSeconds: "0", items: [Self.item]),
+            line(fetchedAt: "1795000000.25", ageSeconds: "12.000001", items: [Self.item]),
+            line(fetchedAt: "1795000000.25", ageSeconds: "12.000001", items: [Self.item]),
+            line(fetchedAt: "1795000000.5", ageSeconds: "12.000002", items: [Self.item]),  // same length, other digits
+            line(fetchedAt: "1795000001", ageSeconds: "-0", items: [Self.item]),
+            line(fetchedAt: "17950000001", ageSeconds: "-0.0", items: [Self.item]),
+            line(fetchedAt: "1795000000", ageSeconds: "0", items: [Self.item]),
+        ]
+        for line in lines {
+            #expect(answer(engine, line) == general(line), "\(line)")
+        }
+        #expect(answer(engine, lines[4]).contains(#""fetchedAt":1795000000.5,"ageSeconds":12.000002,"upsert""#))
+        #expect(answer(engine, lines[6]).contains(#""fetchedAt":17950000001,"ageSeconds":0,"upsert""#))
+        let last = engine.cache?.state.withLock { $0.headNumbers }
+        #expect(last.map { text($0.fetchedAt.text) + " " + text($0.fetchedAt.printed) } == "17950000001 17950000001")
+        #expect(last.map { text($0.ageSeconds.text) + " " + text($0.ageSeconds.printed) } == "-0.0 0")
+    }
+
+    /// A line the layout reader starts on and declines at a later item (an unknown key) or at its
+    /// end, after items it already wrote (some copied from the cache): the answer is the general
+    /// path's alone, nothing of the abandoned one before it; and the items stored on the way serve
+    /// the next lines with the right bytes.
+    @Test func aLineDeclinedAfterItsFirstItemsIsAnsweredOnce() {
+        let engine = FormatEngine()
+        let other = #"{"id":"K2","name":"B","latitude":-1.25,"longitude":3.5,"temperature":-4.5,"windSpeed":0,"precipitation":null}"#
+        let odd = #"{"id":"K3","name":"C","latitude":1,"longitude":1,"temperature":1,"note":"unknown key"}"#
+        let first = line(fetchedAt: "1795000000.25", ageSeconds: "3", items: [Self.item])
+        let declined = line(fetchedAt: "1795000000.25", ageSeconds: "3", items: [Self.item, other, odd])
+        let badEnd = line(fetchedAt: "1795000000.25", ageSeconds: "3", items: [Self.item, other]) + " "
+        let after = line(fetchedAt: "1795000000.25", ageSeconds: "3", items: [other, Self.item])
+        for line in [first, declined, badEnd, after, declined] {
+            let got = answer(engine, line)
+            #expect(got == general(line), "\(line)")
+            #expect(got.components(separatedBy: #"{"type":"annotations""#).count == 2, "\(got)")
+        }
+        var unused = JSONWriter()
+        let taken = Array(declined.utf8).withUnsafeBytes { engine.annotationsFromFilterLine($0, cache: nil, limits: nil, into: &unused) }
+        #expect(!taken)
+        #expect(unused.bytes.isEmpty)
     }
 }

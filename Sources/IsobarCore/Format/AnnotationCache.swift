@@ -66,6 +66,9 @@ final class AnnotationCache: Sendable {
         var entries: [Entry] = []
         var bytes = 0
         var resets = 0
+        /// The provenance numbers of the last `visible` head that needed printing (not entries:
+        /// kept across resets, a few bytes).
+        var headNumbers = VisibleLineHead.PrintedNumbers()
 
         init(seed: UInt64) { self.seed = seed }
 
@@ -88,41 +91,49 @@ final class AnnotationCache: Sendable {
         func match(_ hash: UInt64, _ bytes: UnsafeRawBufferPointer, at start: Int) -> Int? {
             guard let index = find(hash) else { return nil }
             let count = entries[index].input.count
-            guard start + count <= bytes.count, let base = bytes.baseAddress else { return nil }
-            let equal = entries[index].input.withUnsafeBytes { memcmp($0.baseAddress!, base + start, count) == 0 }
-            return equal ? index : nil
+            guard start + count <= bytes.count else { return nil }
+            return Self.equal(entries[index].input, UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])) ? index : nil
         }
 
         /// Stores `output` as the annotation of the item `input` (id hash `hash`) in `presentation`.
+        /// (An entry held is changed where it lies: a copy of it would share its arrays, and
+        /// changing the copy's list of outputs would copy that list.)
         mutating func store(_ hash: UInt64, input: UnsafeRawBufferPointer, presentation: Int, output: UnsafeRawBufferPointer,
                             maxStations: Int, maxBytes: Int) {
             guard input.count <= AnnotationCache.maxItemBytes, input.count + output.count <= maxBytes else { return }
             let added = Output(presentation: presentation, bytes: Array(output))
             if let index = find(hash) {
-                var entry = entries[index]
-                bytes -= entry.byteCount
-                if entry.input.elementsEqual(input) {
-                    if let old = entry.output(presentation) {
-                        entry.outputs[old] = added
+                bytes -= entries[index].byteCount
+                if Self.equal(entries[index].input, input) {
+                    if let old = entries[index].output(presentation) {
+                        entries[index].outputs[old] = added
                     } else {
-                        if entry.outputs.count >= AnnotationCache.maxOutputsPerStation { entry.outputs.removeFirst() }
-                        entry.outputs.append(added)
+                        if entries[index].outputs.count >= AnnotationCache.maxOutputsPerStation { entries[index].outputs.removeFirst() }
+                        entries[index].outputs.append(added)
                     }
                 } else {
-                    entry = Entry(hash: hash, input: Array(input), outputs: [added])
+                    entries[index] = Entry(hash: hash, input: Array(input), outputs: [added])
                 }
-                if bytes + entry.byteCount > maxBytes {
+                let count = entries[index].byteCount
+                if bytes + count > maxBytes {
+                    let entry = entries[index]
                     reset()
                     insert(entry)
                 } else {
-                    entries[index] = entry
-                    bytes += entry.byteCount
+                    bytes += count
                 }
                 return
             }
             let entry = Entry(hash: hash, input: Array(input), outputs: [added])
             if entries.count >= maxStations || bytes + entry.byteCount > maxBytes { reset() }
             insert(entry)
+        }
+
+        /// Whether `stored` holds exactly the bytes of `bytes`.
+        private static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+            guard stored.count == bytes.count else { return false }
+            guard let base = bytes.baseAddress else { return true }
+            return stored.withUnsafeBytes { memcmp($0.baseAddress!, base, bytes.count) == 0 }
         }
 
         /// Adds a new entry (its hash not in the table), growing the table to keep it half empty.

@@ -120,25 +120,54 @@ public struct FormatEngine: Sendable, LineStage {
 
     /// A `visible` line in the filter's own layout (`VisibleLineHead`): its head and tail read by
     /// position and copied into the answer, its items read as `annotationsInOnePass` reads them,
-    /// from the line itself (no copy of it). False, having written nothing, for any other line.
+    /// from the line itself (no copy of it), each written as soon as it is read (no list of read
+    /// items, no second pass) and stored in the cache right away. False, having written nothing,
+    /// for any other line (the answer begun is cut off; items stored in the cache on the way were
+    /// each accepted by the reader, so they are as good as any other entry).
     func annotationsFromFilterLine(_ line: UnsafeRawBufferPointer, cache state: UnsafeMutablePointer<AnnotationCache.State>?,
                                            limits cache: AnnotationCache?, into out: inout JSONWriter) -> Bool {
-        guard let head = VisibleLineHead(line) else { return false }
-        var pieces: [Piece] = []
-        pieces.reserveCapacity(16)  // one allocation for most lines (a pan's diff is a few items)
-        var scanner = JSONScanner(line, start: head.upsertStart)
-        guard scanner.readElements(into: &pieces, { scanner in Self.piece(&scanner, cache: state) }),
-              let remove = VisibleLineHead.remove(line, from: scanner.index) else { return false }
+        let parsed = if let state { VisibleLineHead(line, numbers: &state.pointee.headNumbers) } else { VisibleLineHead(line) }
+        guard let head = parsed else { return false }
         let presentation = head.presentation.resolved(defaults)
-        return writeAnswer(&pieces, in: line, presentation: presentation, cache: state, limits: cache, into: &out) { out in
-            head.write(line, presentation: presentation, into: &out)
-        } tail: { out in
-            out.arrayEnd()
-            out.continuing(#","remove":"#)
-            out.raw(UnsafeRawBufferPointer(rebasing: line[remove]))
-            out.objectEnd()
-            out.newline()
+        let code = presentation.cacheCode
+        let titles = TitleFormatter(presentation)
+        let mark = out.bytes.count
+        head.write(line, presentation: presentation, into: &out)
+        var scanner = JSONScanner(line, start: head.upsertStart)
+        let read = scanner.forEachElement { scanner in
+            let start = scanner.index
+            let hash = state.flatMap { Self.plainIDHash(line, at: start, seed: $0.pointee.seed) }
+            if let state, let hash, let entry = state.pointee.match(hash, line, at: start) {
+                if let index = state.pointee.entries[entry].output(code) {
+                    scanner.index = start + state.pointee.entries[entry].input.count
+                    state.pointee.entries[entry].outputs[index].bytes.withUnsafeBytes { out.raw($0) }
+                    return true
+                }
+                // Stored, but not in this presentation: read again below (the reader took these bytes before).
+            }
+            guard let input = AnnotationInput.scan(&scanner) else { return false }
+            let itemMark = out.bytes.count
+            Self.write(input, in: line, titles: titles, into: &out)
+            if let state, let cache, let hash {
+                let skip = out.bytes[itemMark] == UInt8(ascii: ",") ? 1 : 0
+                out.bytes.withUnsafeBytes { written in
+                    state.pointee.store(hash, input: UnsafeRawBufferPointer(rebasing: line[start..<scanner.index]), presentation: code,
+                                        output: UnsafeRawBufferPointer(rebasing: written[(itemMark + skip)...]),
+                                        maxStations: cache.maxStations, maxBytes: cache.maxBytes)
+                }
+            }
+            return true
         }
+        guard read, let remove = VisibleLineHead.remove(line, from: scanner.index) else {
+            out.truncate(to: mark)
+            return false
+        }
+        out.arrayEnd()
+        out.continuing(#","remove":"#)
+        out.raw(UnsafeRawBufferPointer(rebasing: line[remove]))
+        out.objectEnd()
+        out.newline()
+        return true
     }
 
     /// One item of `upsert` as the one-pass reader found it: in the cache (the entry whose input it
@@ -329,8 +358,8 @@ public struct FormatEngine: Sendable, LineStage {
                           icon: WeatherIcon?, clusterCount: Int?, stale: Bool, titles: TitleFormatter, into out: inout JSONWriter,
                           subtitle: AnnotationSubtitle) {
         out.continuing(#"},"title":"#)
-        out.string(titles.title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation,
-                                icon: icon))
+        titles.writeTitle(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation,
+                          icon: icon, into: &out)
         if let count = clusterCount {
             out.continuing(#","subtitle":"#); out.string(titles.stationsLabel(count))
             out.continuing(#","cluster":true,"count":"#); out.int(count)

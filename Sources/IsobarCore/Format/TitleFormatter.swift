@@ -33,6 +33,22 @@ public struct TitleFormatter: Sendable {
         }
     }
 
+    /// Writes `title(…)` as a JSON string value (its key already written). The temperature
+    /// field's title, the default and commonest, is written digit by digit as
+    /// `phrases.number(_:digits: 0)` spells it (no decimal separator, so every locale alike), then
+    /// "°", instead of built as a `String` and then copied.
+    func writeTitle(temperature: Double?, windSpeed: Double?, windDirection: Double?, precipitation: Double?,
+                    icon: WeatherIcon?, into out: inout JSONWriter) {
+        if presentation.field == .temperature, let value = self.temperature(temperature), abs(value) < 1e15 {
+            out.continuing("\"")
+            out.int(Int(value.rounded()))  // -0 is 0, as `number` writes it
+            out.continuing("°\"")
+            return
+        }
+        out.string(title(temperature: temperature, windSpeed: windSpeed, windDirection: windDirection, precipitation: precipitation,
+                         icon: icon))
+    }
+
     public func title(_ station: Station) -> String {
         title(temperature: station.temperature, windSpeed: station.windSpeed,
               windDirection: station.windDirection, precipitation: station.precipitation, icon: station.details?.icon)

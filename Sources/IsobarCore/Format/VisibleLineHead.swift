@@ -13,15 +13,13 @@
 /// (`FormatHeadTests` compares the paths). Every byte it takes is validated as the parser would
 /// (strings by `JSONScanner.scanString`, numbers by `scanValue`).
 struct VisibleLineHead {
-    /// The client's id, with its quotes.
-    var client: Range<Int>
-    var version: Range<Int>
-    var full: Range<Int>
-    /// `"today"` or `"tomorrow"`, with its quotes.
-    var day: Range<Int>
-    /// `snapshot` and `source`: a plain string (quotes included) or `null`.
-    var snapshot: Range<Int>
-    var source: Range<Int>
+    /// `"client":…,"version":…,"full":…,"day":…` as the line has them: the answer's same members,
+    /// copied in one piece.
+    var identity: Range<Int>
+    /// `"snapshot":…,"source":…` (each a plain string or `null`), copied in one piece.
+    var origin: Range<Int>
+    /// `"fetchedAt":…,"ageSeconds":…`, copied in one piece when both numbers are `.text`.
+    var provenance: Range<Int>
     var fetchedAt: Number
     var ageSeconds: Number
     var presentation: Presentation
@@ -29,35 +27,64 @@ struct VisibleLineHead {
     var upsertStart: Int
 
     /// A provenance number as the answer writes it: its text when that is already what
-    /// `JSONWriter.number` prints (or `null`), else its value.
+    /// `JSONWriter.number` prints (or `null`), else the bytes `JSONWriter.number` prints for its value.
     enum Number {
         case text(Range<Int>)
-        case value(Double)
+        case printed([UInt8])
+    }
+
+    /// A provenance number that is not copied as it is (`fetchedAt` in Unix seconds has ten digits,
+    /// beyond `JSONWriter.isCanonicalShortNumber`) as last read: its text and what the answer
+    /// writes for it (both empty: none yet).
+    struct PrintedNumber {
+        var text: [UInt8] = []
+        var printed: [UInt8] = []
+    }
+
+    /// The last printed `fetchedAt` and `ageSeconds`: a line's provenance is its snapshot's, the
+    /// same on every line until the next snapshot, so each is parsed and printed once a snapshot
+    /// instead of once a line (the formatter keeps them with its cache, `AnnotationCache.State`).
+    struct PrintedNumbers {
+        var fetchedAt = PrintedNumber()
+        var ageSeconds = PrintedNumber()
     }
 
     /// Reads the head of `bytes` up to `upsert`'s `[`; nil when it is not the filter's layout.
     init?(_ bytes: UnsafeRawBufferPointer) {
+        var numbers = PrintedNumbers()
+        self.init(bytes, numbers: &numbers)
+    }
+
+    /// Reads the head of `bytes` as `init(_:)` does, taking a provenance number that needs printing
+    /// from `numbers` when its text is the one printed last (and leaving the new one there).
+    init?(_ bytes: UnsafeRawBufferPointer, numbers: inout PrintedNumbers) {
         var reader = Reader(bytes: bytes)
-        guard reader.literal(#"{"type":"visible","client":"#), let client = reader.plainString(), client.count > 2, client.count - 2 <= 256,
-              reader.literal(#","version":"#), let version = reader.version(),
-              reader.literal(#","full":"#), let full = reader.flag(),
-              reader.literal(#","day":"#), let day = reader.day(),
-              reader.literal(#","snapshot":"#), let snapshot = reader.stringOrNull(),
-              reader.literal(#","source":"#), let source = reader.stringOrNull(),
-              reader.literal(#","fetchedAt":"#), let fetchedAt = reader.number(),
-              reader.literal(#","ageSeconds":"#), let ageSeconds = reader.number() else { return nil }
+        guard reader.literal(#"{"type":"visible","#) else { return nil }
+        let identityStart = reader.index
+        guard reader.literal(#""client":"#), let client = reader.plainString(), client.count > 2, client.count - 2 <= 256,
+              reader.literal(#","version":"#), reader.version() != nil,
+              reader.literal(#","full":"#), reader.flag() != nil,
+              reader.literal(#","day":"#), reader.day() != nil else { return nil }
+        let identityEnd = reader.index
+        guard reader.literal(",") else { return nil }
+        let originStart = reader.index
+        guard reader.literal(#""snapshot":"#), reader.stringOrNull() != nil,
+              reader.literal(#","source":"#), reader.stringOrNull() != nil else { return nil }
+        let originEnd = reader.index
+        guard reader.literal(",") else { return nil }
+        let provenanceStart = reader.index
+        guard reader.literal(#""fetchedAt":"#), let fetchedAt = reader.number(last: &numbers.fetchedAt),
+              reader.literal(#","ageSeconds":"#), let ageSeconds = reader.number(last: &numbers.ageSeconds) else { return nil }
+        let provenanceEnd = reader.index
         var presentation = Presentation()
         if reader.literal(#","field":"#) { guard let value = reader.word(Field.self) else { return nil }; presentation.field = value }
         if reader.literal(#","units":"#) { guard let value = reader.word(Units.self) else { return nil }; presentation.units = value }
         if reader.literal(#","windUnit":"#) { guard let value = reader.word(WindUnit.self) else { return nil }; presentation.windUnit = value }
         if reader.literal(#","locale":"#) { guard let value = reader.word(Locale.self) else { return nil }; presentation.locale = value }
         guard reader.literal(#","upsert":["#) else { return nil }
-        self.client = client
-        self.version = version
-        self.full = full
-        self.day = day
-        self.snapshot = snapshot
-        self.source = source
+        identity = identityStart..<identityEnd
+        origin = originStart..<originEnd
+        provenance = provenanceStart..<provenanceEnd
         self.fetchedAt = fetchedAt
         self.ageSeconds = ageSeconds
         self.presentation = presentation
@@ -89,18 +116,21 @@ struct VisibleLineHead {
         func write(_ number: Number) {
             switch number {
             case .text(let range): copy(range)
-            case .value(let value): out.number(value)
+            case .printed(let text): out.raw(text)
             }
         }
-        out.opening(#"{"type":"annotations","client":"#); copy(client)
-        out.continuing(#","version":"#); copy(version)
-        out.continuing(#","full":"#); copy(full)
-        out.continuing(#","day":"#); copy(day)
+        // Runs of members the line has exactly as the answer writes them are copied whole (`raw`
+        // puts the comma before each run after the first).
+        out.opening(#"{"type":"annotations","#)
+        copy(identity)
         out.raw(ResolvedPresentation.membersByCacheCode[presentation.cacheCode])
-        out.continuing(#","snapshot":"#); copy(snapshot)
-        out.continuing(#","source":"#); copy(source)
-        out.continuing(#","fetchedAt":"#); write(fetchedAt)
-        out.continuing(#","ageSeconds":"#); write(ageSeconds)
+        copy(origin)
+        if case .text = fetchedAt, case .text = ageSeconds {
+            copy(provenance)
+        } else {
+            out.continuing(#","fetchedAt":"#); write(fetchedAt)
+            out.continuing(#","ageSeconds":"#); write(ageSeconds)
+        }
         out.continuing(#","upsert":["#)
     }
 
@@ -109,7 +139,9 @@ struct VisibleLineHead {
         let bytes: UnsafeRawBufferPointer
         var index = 0
 
-        /// Moves past `text` when the bytes at the cursor are exactly it.
+        /// Moves past `text` when the bytes at the cursor are exactly it. (Inlined: with the
+        /// literal's length known, the comparison is a load or two instead of a call to `memcmp`.)
+        @inline(__always)
         mutating func literal(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
             guard index + count <= bytes.count, let base = bytes.baseAddress, memcmp(base + index, text.utf8Start, count) == 0 else { return false }
@@ -121,9 +153,19 @@ struct VisibleLineHead {
         mutating func plainString() -> Range<Int>? {
             let start = index
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            // Printable ASCII other than a quote or a backslash up to the closing quote (the ids of
+            // `remove`, tens a line, and every head string the filter writes) is such a string as it
+            // is; anything else (non-ASCII, an escape, a control byte, DEL, the line's end) takes
+            // the scanner's validation below.
+            var i = index + 1
+            while i < bytes.count, bytes[i] >= 0x20, bytes[i] < 0x7F, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i += 1 }
+            if i < bytes.count && bytes[i] == UInt8(ascii: "\"") {
+                index = i + 1
+                return start..<index
+            }
             var scanner = JSONScanner(bytes, start: index)
-            guard let escaped = try? scanner.scanString(), !escaped else { return nil }
-            for i in start..<scanner.index where bytes[i] == 0x7F { return nil }
+            guard let escaped = try? scanner.scanString(), !escaped,
+                  !AnnotationInput.hasBackslashOrDEL(bytes, start..<scanner.index) else { return nil }
             index = scanner.index
             return start..<index
         }
@@ -153,8 +195,9 @@ struct VisibleLineHead {
             return literal(#""today""#) || literal(#""tomorrow""#) ? start..<index : nil
         }
 
-        /// A number (validated by the scanner; finite, -0 read as 0) or `null`.
-        mutating func number() -> Number? {
+        /// A number (validated by the scanner; finite, -0 read as 0) or `null`. One that needs
+        /// printing is taken from `last` when its text is `last`'s, else parsed, printed and kept there.
+        mutating func number(last: inout PrintedNumber) -> Number? {
             let start = index
             if literal("null") { return .text(start..<index) }
             guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || JSONScanner.isDigit(bytes[index]) else { return nil }
@@ -163,8 +206,16 @@ struct VisibleLineHead {
             index = scanner.index
             let text = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
             if JSONWriter.isCanonicalShortNumber(text) { return .text(start..<index) }
+            if last.text.count == text.count, let base = text.baseAddress,
+               last.text.withUnsafeBytes({ memcmp($0.baseAddress!, base, text.count) == 0 }) {
+                return .printed(last.printed)
+            }
             let value = JSONDecoding.parseNumber(bytes, start..<index)
-            return value.isFinite ? .value(value + 0.0) : nil
+            guard value.isFinite else { return nil }
+            var writer = JSONWriter(capacity: 32)
+            writer.number(value + 0.0)
+            last = PrintedNumber(text: Array(text), printed: writer.bytes)
+            return .printed(writer.bytes)
         }
 
         /// A plain string that is one of `T`'s words.

@@ -5,13 +5,24 @@ extension JSONScanner {
     /// (the scanner is then anywhere). The one-pass readers' loop over `upsert` items.
     @inline(__always)
     mutating func readElements<Element>(into elements: inout [Element], _ element: (inout JSONScanner) -> Element?) -> Bool {
+        forEachElement { scanner in
+            guard let item = element(&scanner) else { return false }
+            elements.append(item)
+            return true
+        }
+    }
+
+    /// Reads the array at the scanner's `[` as `readElements` does, but hands each element to
+    /// `element` to consume (leaving the scanner just past it, or returning false) instead of
+    /// collecting it: the formatter writes each `upsert` item as it reads it.
+    @inline(__always)
+    mutating func forEachElement(_ element: (inout JSONScanner) -> Bool) -> Bool {
         index += 1  // '['
         skipWhitespaceIfAny()
         if peek() == UInt8(ascii: "]") { index += 1; return true }
         while true {
             skipWhitespaceIfAny()
-            guard let item = element(&self) else { return false }
-            elements.append(item)
+            guard element(&self) else { return false }
             skipWhitespaceIfAny()
             guard let next = peek() else { return false }
             index += 1
