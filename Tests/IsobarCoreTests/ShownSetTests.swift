@@ -14,7 +14,8 @@ import Testing
             let pairs = Array(next)
             var entries = pairs.enumerated().map { ShownSet.Entry(key: $1.key, fingerprint: $1.value, index: Int32($0)) }
             var changed = [Bool](repeating: false, count: pairs.count)
-            let removed = set.replace(with: &entries, full: full, changed: &changed)
+            var removed: [UInt64] = []
+            set.replace(with: &entries, full: full, changed: &changed, removed: &removed)
 
             let expectedChanged = pairs.map { full || reference[$0.key] != $0.value }
             let expectedRemoved = full ? [] : reference.keys.filter { next[$0] == nil }.sorted()
@@ -108,9 +109,10 @@ import Testing
             }
             var fastEntries = entries(), generalEntries = entries()
             var fastChanged = [Bool](repeating: false, count: fastEntries.count), generalChanged = fastChanged
-            let fastRemoved = fast.replace(with: &fastEntries, stations: clusters.isEmpty ? stations : nil, ascending: saidAscending,
-                                           of: current, full: full, changed: &fastChanged)
-            let generalRemoved = general.replace(with: &generalEntries, full: full, changed: &generalChanged)
+            var fastRemoved: [UInt64] = [], generalRemoved: [UInt64] = []
+            fast.replace(with: &fastEntries, stations: clusters.isEmpty ? stations : nil, ascending: saidAscending,
+                         of: current, full: full, changed: &fastChanged, removed: &fastRemoved)
+            general.replace(with: &generalEntries, full: full, changed: &generalChanged, removed: &generalRemoved)
             #expect(fastChanged == generalChanged, "round \(round)")
             #expect(fastRemoved == generalRemoved, "round \(round)")
             #expect(fast.count == general.count, "round \(round)")

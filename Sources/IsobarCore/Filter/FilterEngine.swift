@@ -62,9 +62,8 @@ public final class FilterEngine: LineStage {
     public var spill: ((inout JSONWriter) -> Void)?
     /// How much answer the writer holds before `spill` takes it (1 MiB).
     public var spillBytes = 1 << 20
-    /// `send`'s working buffers, kept between answers (see there).
-    private var scratchEntries: [ShownSet.Entry] = []
-    private var scratchChanged: [Bool] = []
+    /// `send`'s working arrays, kept between answers.
+    private var scratch = AnswerScratch()
 
     public init(options: FilterOptions = FilterOptions(), favorites: any FavoritesBacking = InMemoryFavorites(),
                 wallClock: @escaping @Sendable () -> Double = { WallClock.now() }) {
@@ -392,49 +391,45 @@ public final class FilterEngine: LineStage {
     func send(_ client: ClientState, full: Bool, forceMessage: Bool = false, into out: inout JSONWriter) {
         let snapshot = snapshots[client.viewport.day]
         let threshold = staleThreshold()
-        var upsertStations: [Int32] = []
         var upsertClusters: [Cluster] = []
-        // The engine's buffers, taken for this answer and handed back at the end (no allocation
-        // per pan for the two largest).
-        var entries = scratchEntries, changed = scratchChanged
-        scratchEntries = []
-        scratchChanged = []
+        // The engine's working arrays, taken for this answer (left unshared, so they are written in
+        // place) and handed back emptied at the end.
+        var scratch = self.scratch
+        self.scratch = AnswerScratch()
         defer {
-            entries.removeAll(keepingCapacity: entries.capacity <= 4_096)
-            changed.removeAll(keepingCapacity: changed.capacity <= 4_096)
-            scratchEntries = entries
-            scratchChanged = changed
+            scratch.empty()
+            self.scratch = scratch
         }
         var items = VisibleItems()
         if let snapshot {
             items = Clusterer.items(in: client.viewport.region, of: snapshot, limit: client.viewport.limit)
-            entries.reserveCapacity(items.total)
+            scratch.entries.reserveCapacity(items.total)
             let keys = snapshot.keys, fingerprints = snapshot.fingerprints  // one retain, not one per station
             let uniform = uniformStaleness(snapshot, threshold: threshold)
             for (n, position) in items.stations.enumerated() {
                 var fingerprint = fingerprints[Int(position)]
                 if uniform ?? isStale(snapshot, position: Int(position), threshold: threshold) { fingerprint ^= Self.staleSalt }
-                entries.append(.init(key: keys[Int(position)], fingerprint: fingerprint, index: Int32(n)))
+                scratch.entries.append(.init(key: keys[Int(position)], fingerprint: fingerprint, index: Int32(n)))
             }
             for (n, cluster) in items.clusters.enumerated() {
-                entries.append(.init(key: cluster.key, fingerprint: cluster.fingerprint, index: Int32(items.stations.count + n)))
+                scratch.entries.append(.init(key: cluster.key, fingerprint: cluster.fingerprint, index: Int32(items.stations.count + n)))
             }
         }
         // Stations in the order the grid gave them, then clusters; removals ascending by key, so
         // two runs of the same input give the same bytes. A set of stations only is diffed by
         // snapshot position when the client's was from the same snapshot (`ShownSet`).
-        changed.append(contentsOf: repeatElement(false, count: items.total))
-        let removed = client.shown.replace(with: &entries, stations: items.clusters.isEmpty ? items.stations : nil,
-                                           ascending: items.stationsAscending, of: snapshot, full: full, changed: &changed)
-        for (n, position) in items.stations.enumerated() where changed[n] { upsertStations.append(position) }
+        scratch.changed.append(contentsOf: repeatElement(false, count: items.total))
+        client.shown.replace(with: &scratch.entries, stations: items.clusters.isEmpty ? items.stations : nil, ascending: items.stationsAscending,
+                             of: snapshot, full: full, changed: &scratch.changed, removed: &scratch.removed)
+        for (n, position) in items.stations.enumerated() where scratch.changed[n] { scratch.upserts.append(position) }
         let base = items.stations.count
-        for (n, cluster) in items.clusters.enumerated() where changed[base + n] { upsertClusters.append(cluster) }
+        for (n, cluster) in items.clusters.enumerated() where scratch.changed[base + n] { upsertClusters.append(cluster) }
         client.shownSnapshot = snapshot?.id
         if snapshot == nil { waitingDays.insert(client.viewport.day) }
-        guard full || forceMessage || !upsertStations.isEmpty || !upsertClusters.isEmpty || !removed.isEmpty else { return }
+        guard full || forceMessage || !scratch.upserts.isEmpty || !upsertClusters.isEmpty || !scratch.removed.isEmpty else { return }
         setVersion(client, client.version + 1)
         client.sentAt = clock
-        writeVisible(client, snapshot: snapshot, full: full, stations: upsertStations, clusters: upsertClusters, removed: removed,
+        writeVisible(client, snapshot: snapshot, full: full, stations: scratch.upserts, clusters: upsertClusters, removed: scratch.removed,
                      staleThreshold: threshold, into: &out)
     }
 

@@ -48,36 +48,36 @@ struct ShownSet {
         byPosition && source === snapshot
     }
 
-    /// Makes `entries` the set, as ``replace(with:full:changed:)`` does and with the same results.
+    /// Makes `entries` the set, as ``replace(with:full:changed:removed:)`` does and with the same results.
     /// `stations`, when every entry is a station: `entries[i]` is the station at `stations[i]` of
     /// `snapshot`. When they are ascending and the set holds positions of the same snapshot, the
     /// two are merged by position and only the removed keys are sorted; the set is then kept by
     /// position for the next pan. `ascending`: the caller knows `stations` is strictly ascending
     /// (the grid query says so, ``VisibleItems/stationsAscending``), so it is not walked to check.
     mutating func replace(with entries: inout [Entry], stations: [Int32]?, ascending: Bool = false, of snapshot: StationSnapshot?,
-                          full: Bool, changed: inout [Bool]) -> [UInt64] {
+                          full: Bool, changed: inout [Bool], removed: inout [UInt64]) {
         guard let snapshot, let stations, stations.count == entries.count, ascending || Self.isAscending(stations) else {
-            return replace(with: &entries, full: full, changed: &changed)
+            return replace(with: &entries, full: full, changed: &changed, removed: &removed)
         }
         if holdsPositions(of: snapshot) {
-            return mergeByPosition(&entries, stations, full: full, changed: &changed)
+            return mergeByPosition(&entries, stations, full: full, changed: &changed, removed: &removed)
         }
-        let removed = diffAgainstKeys(&entries, stations, full: full, changed: &changed)
+        diffAgainstKeys(&entries, stations, full: full, changed: &changed, removed: &removed)
         source = snapshot
         byPosition = true
-        return removed
     }
 
     /// Makes `entries` (any order, unique keys) the set. Sets `changed[entry.index]` for each entry
-    /// that is new or whose fingerprint differs (every entry when `full`), and returns the keys that
-    /// left, ascending (none when `full`: a full message replaces the client's whole set). The
-    /// general path: sorts `entries` by key, and leaves the set by key.
+    /// that is new or whose fingerprint differs (every entry when `full`), and appends the keys that
+    /// left to `removed` (the caller's, empty), ascending (none when `full`: a full message
+    /// replaces the client's whole set). The general path: sorts `entries` by key, and leaves the
+    /// set by key. (`removed` and `entries` are the caller's arrays, kept between answers: no
+    /// allocation per pan.)
     ///
     /// `entries` is taken over (see ``store(_:)``): the caller gets back an empty array to reuse.
-    mutating func replace(with entries: inout [Entry], full: Bool, changed: inout [Bool]) -> [UInt64] {
+    mutating func replace(with entries: inout [Entry], full: Bool, changed: inout [Bool], removed: inout [UInt64]) {
         sortHeldByKey()
         Self.sortByKey(&entries)
-        var removed: [UInt64] = []
         var old = 0
         for entry in entries {
             while old < held.count && held[old].key < entry.key {
@@ -99,14 +99,13 @@ struct ShownSet {
         }
         store(&entries)
         forgetPositions()
-        return removed
     }
 
-    /// The merge of the held positions with the new, both ascending: what ``replace(with:full:changed:)``
+    /// The merge of the held positions with the new, both ascending: what ``replace(with:full:changed:removed:)``
     /// gives (a station's key is fixed by its position in one snapshot), with only the removals
     /// sorted. Each new entry's `index` becomes its position as it is passed.
-    private mutating func mergeByPosition(_ entries: inout [Entry], _ stations: [Int32], full: Bool, changed: inout [Bool]) -> [UInt64] {
-        var removed: [UInt64] = []
+    private mutating func mergeByPosition(_ entries: inout [Entry], _ stations: [Int32], full: Bool, changed: inout [Bool],
+                                          removed: inout [UInt64]) {
         held.withUnsafeBufferPointer { held in
             stations.withUnsafeBufferPointer { stations in
                 entries.withUnsafeMutableBufferPointer { entries in
@@ -138,16 +137,15 @@ struct ShownSet {
         }
         Self.sortByKey(&removed)
         store(&entries)  // still by position, from the same source
-        return removed
     }
 
     /// The first pan from a snapshot (the set held is by key, or by position in another snapshot):
     /// each new entry looked up by key in the held set, which is marked as it is found, so the
     /// unmarked rest are the removals, already ascending. The new set is stored in the position
     /// order it came in (each entry's `index` becoming its position), with no sort of it.
-    private mutating func diffAgainstKeys(_ entries: inout [Entry], _ stations: [Int32], full: Bool, changed: inout [Bool]) -> [UInt64] {
+    private mutating func diffAgainstKeys(_ entries: inout [Entry], _ stations: [Int32], full: Bool, changed: inout [Bool],
+                                          removed: inout [UInt64]) {
         sortHeldByKey()
-        var removed: [UInt64] = []
         held.withUnsafeMutableBufferPointer { held in
             let sorted = UnsafeBufferPointer(held)
             for n in entries.indices {
@@ -166,7 +164,6 @@ struct ShownSet {
             }
         }
         store(&entries)
-        return removed
     }
 
     /// Takes `entries` over as the set: the two arrays are swapped, no entry copied, and `entries`
