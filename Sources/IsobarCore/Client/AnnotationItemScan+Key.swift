@@ -56,36 +56,6 @@ extension AnnotationItemScan {
             return key
         }
 
-        /// The key the formatter writes after this one (`id`, `coordinate`, `title`, `subtitle`,
-        /// then `value`, or `cluster` and `count`): the item reader tries it first
-        /// (``isSpelled(_:)``), which costs one comparison of words instead of finding the key.
-        var following: Key? {
-            switch self {
-            case .id: .coordinate
-            case .coordinate: .title
-            case .title: .subtitle
-            case .subtitle: .value
-            case .cluster: .count
-            default: nil
-            }
-        }
-
-        /// Whether this key is spelled `"name":` exactly at the scanner's position (at least 16
-        /// bytes before the line's end), where ``spelled(_:)`` would find it; if so, moves the
-        /// scanner as that does (past the colon and any whitespace), else leaves it unmoved.
-        @inline(__always)
-        func isSpelled(_ scanner: inout JSONScanner) -> Bool {
-            let bytes = scanner.bytes
-            let start = scanner.index
-            guard start >= 0, start + 16 <= bytes.count else { return false }
-            let (low, high, length) = spelling
-            guard AnnotationItemScan.spells(bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self),
-                                            bytes.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self), low, high, length) else { return false }
-            scanner.index = start + length
-            scanner.skipWhitespaceIfAny()
-            return true
-        }
-
         /// `"name":` as little-endian words (the first eight bytes, then the rest, zero-padded)
         /// and its length in bytes. `ClientMessageScanTests` checks each against its name.
         var spelling: (UInt64, UInt64, Int) {

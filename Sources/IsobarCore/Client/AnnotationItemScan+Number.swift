@@ -2,9 +2,9 @@ extension AnnotationItemScan {
     /// The JSON number at the scanner's position, validated and read in one pass, leaving the
     /// scanner just past it; nil when it is no valid number. Short numbers without an exponent
     /// (at most 15 significant digits and 19 digits in all: every coordinate and count the
-    /// formatter writes) are read here exactly as `JSONDecoding.parseNumber` reads them, their
-    /// digits eight at a time (``digitRun(_:_:)``); any other takes the scanner's check and
-    /// `parseNumber`. Negative zero reads as zero, as `optionalNumber` gives it.
+    /// formatter writes) are read here exactly as `JSONDecoding.parseNumber` reads them; any
+    /// other takes the scanner's check and `parseNumber`. Negative zero reads as zero, as
+    /// `optionalNumber` gives it.
     static func number(_ scanner: inout JSONScanner) -> Double? {
         let bytes = scanner.bytes
         let start = scanner.index
@@ -14,30 +14,23 @@ extension AnnotationItemScan {
         if negative { i += 1 }
         guard i < count, JSONScanner.isDigit(bytes[i]) else { return nil }
         var mantissa: UInt64 = 0
-        // Every digit read into the mantissa (a leading zero is not), and those after the point.
+        // The digits read into the mantissa (a leading zero is not), counted once a run ends
+        // rather than one by one.
         var digits = 0
         var fraction = 0
         if bytes[i] == UInt8(ascii: "0") {
             i += 1
             if i < count && JSONScanner.isDigit(bytes[i]) { return nil }  // a leading zero
         } else {
-            while true {
-                let run = digitRun(bytes, i)
-                mantissa = mantissa &* decimalScale(run.count) &+ run.value
-                digits += run.count
-                i += run.count
-                if run.count < 8 { break }
-            }
+            let first = i
+            appendDigits(bytes, &i, to: &mantissa)
+            digits = i - first
         }
         if i < count, bytes[i] == UInt8(ascii: ".") {
             i += 1
-            while true {
-                let run = digitRun(bytes, i)
-                mantissa = mantissa &* decimalScale(run.count) &+ run.value
-                fraction += run.count
-                i += run.count
-                if run.count < 8 { break }
-            }
+            let first = i
+            appendDigits(bytes, &i, to: &mantissa)
+            fraction = i - first
             guard fraction > 0 else { return nil }
         }
         let exponent = i < count && (bytes[i] | 0x20) == UInt8(ascii: "e")
@@ -56,54 +49,20 @@ extension AnnotationItemScan {
         return (negative ? -value : value) + 0.0
     }
 
-    /// The ASCII digits at `i` (at most eight: the run goes on when `count` is 8), as a number and
-    /// how many they are. Eight bytes are tested and added up at once: a byte is a digit when its
-    /// high nibble is 3 and stays 3 with 6 added (0x30-0x39); adding the digits pairwise, then
-    /// the pairs, then the fours, gives their value, the first byte the most significant.
+    /// Appends the ASCII digits at `i` to `mantissa` (as decimal digits, wrapping past 19 of
+    /// them), moving `i` past them.
     @inline(__always)
-    static func digitRun(_ bytes: UnsafeRawBufferPointer, _ i: Int) -> (value: UInt64, count: Int) {
-        guard i >= 0, i + 8 <= bytes.count else {
-            var value: UInt64 = 0
-            var count = 0
-            while count < 8, i + count < bytes.count, JSONScanner.isDigit(bytes[i + count]) {
-                value = value &* 10 &+ UInt64(bytes[i + count] &- UInt8(ascii: "0"))
-                count += 1
-            }
-            return (value, count)
-        }
-        let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, threes: UInt64 = 0x3030_3030_3030_3030
-        // Non-zero in every byte that is no digit (a carry out of a byte of 0xFA or more only
-        // reaches the bytes after it, which do not count: the lowest flagged byte is the first).
-        let other = ((word & nibbles) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & nibbles) ^ threes)
-        let count = other == 0 ? 8 : other.trailingZeroBitCount >> 3
-        guard count > 0 else { return (0, 0) }
-        // The digits' values in the top `count` bytes, zeros below (leading zeros of the number).
-        var value = (word &- threes) &<< UInt64(64 - 8 * count)
-        value = (value &* 10 &+ (value >> 8)) & 0x00FF_00FF_00FF_00FF
-        value = (value &* 100 &+ (value >> 16)) & 0x0000_FFFF_0000_FFFF
-        value = (value &* 10_000 &+ (value >> 32)) & 0xFFFF_FFFF
-        return (value, count)
-    }
-
-    /// 10 to the power `digits` (0 through 8): what a mantissa is multiplied by to append a run.
-    @inline(__always)
-    static func decimalScale(_ digits: Int) -> UInt64 {
-        switch digits {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        case 6: 1_000_000
-        case 7: 10_000_000
-        default: 100_000_000
+    private static func appendDigits(_ bytes: UnsafeRawBufferPointer, _ i: inout Int, to mantissa: inout UInt64) {
+        while i < bytes.count {
+            let digit = bytes[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { return }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            i += 1
         }
     }
 
     /// 10 to the power `exponent` (0 through 22, each exact as a `Double`), by a switch (a table
-    /// in the binary, without the lazily made global array's check on every read).
+    /// in the binary, without a lazily made global array's check on every read).
     @inline(__always)
     static func powerOfTen(_ exponent: Int) -> Double {
         switch exponent {

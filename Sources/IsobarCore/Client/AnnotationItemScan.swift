@@ -23,19 +23,9 @@ enum AnnotationItemScan {
         var count = 1
         var stale = false
         var subtitle = ScannedItem.Text.empty, cluster = false, rotation: Double?
-        // The key the formatter would write next, tried before any other.
-        var expected: Key? = .id
         while true {
-            let key: Key
-            if let predicted = expected, predicted.isSpelled(&scanner) {
-                key = predicted
-            } else {
-                guard let found = Key.member(&scanner) else { return nil }
-                key = found
-            }
-            guard seen & (1 << key.rawValue) == 0 else { return nil }
+            guard let key = Key.member(&scanner), seen & (1 << key.rawValue) == 0 else { return nil }
             seen |= 1 << key.rawValue
-            expected = key.following
             let start = scanner.index
             switch key {
             case .coordinate:
