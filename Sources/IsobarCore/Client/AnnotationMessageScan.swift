@@ -59,7 +59,7 @@ enum AnnotationMessageScan {
     /// ``read(_:keepsDetail:upserts:removes:)`` without the ids of `remove` (which `Message/remove`
     /// still spans).
     static func read(_ line: UnsafeRawBufferPointer, keepsDetail: Bool, upserts: inout [ScannedItem]) -> Message? {
-        var removes: [ScannedItem.Text?] = []
+        var removes: [ScannedItem.Text] = []
         return read(line, keepsDetail: keepsDetail, upserts: &upserts, removes: &removes)
     }
 
@@ -70,7 +70,7 @@ enum AnnotationMessageScan {
     /// formatter's form that the general reader accepts (`upserts` and `removes` may then hold
     /// part of theirs).
     static func read(_ line: UnsafeRawBufferPointer, keepsDetail: Bool, upserts: inout [ScannedItem],
-                     removes: inout [ScannedItem.Text?]) -> Message? {
+                     removes: inout [ScannedItem.Text]) -> Message? {
         guard let base = line.baseAddress else { return nil }
         var scanner = JSONScanner(line)
         scanner.skipWhitespace()
@@ -89,7 +89,7 @@ enum AnnotationMessageScan {
                 guard first == UInt8(ascii: "["), scanner.readElements(into: &upserts, { AnnotationItemScan.item(&$0, keepsDetail: keepsDetail) })
                 else { return nil }
             case .remove:
-                guard first == UInt8(ascii: "["), scanner.readElements(into: &removes, Self.removeElement) else { return nil }
+                guard first == UInt8(ascii: "["), scanner.forEachElement({ Self.removeElement(&$0, into: &removes) }) else { return nil }
                 message.remove = start..<scanner.index
             case .type, .client, .units, .windUnit, .locale, .snapshot, .ageSeconds:
                 // Not read by the set: only validated, whatever its kind (as the general reader).
@@ -143,18 +143,19 @@ enum AnnotationMessageScan {
         return message
     }
 
-    /// One element of `remove`, validated as `scanValue(depth: 1)` of the array validates it:
-    /// a string's place in the line and whether it has an escape (an id the set removes), or
-    /// `.some(nil)` for an element of another kind (which the set ignores); nil when it is no
-    /// valid value.
-    private static func removeElement(_ scanner: inout JSONScanner) -> ScannedItem.Text?? {
+    /// Reads one element of `remove`, validated as `scanValue(depth: 1)` of the array validates
+    /// it, and appends a string's place in the line and whether it has an escape (an id the set
+    /// removes) to `removes`. An element of another kind is skipped, not kept (the set ignores it,
+    /// and a line of a million zeros must not cost a million entries). False when it is no valid
+    /// value.
+    private static func removeElement(_ scanner: inout JSONScanner, into removes: inout [ScannedItem.Text]) -> Bool {
         let start = scanner.index
         if scanner.peek() == UInt8(ascii: "\"") {
-            guard let escaped = try? scanner.scanString() else { return nil }
-            return .some(ScannedItem.Text(range: (start + 1)..<(scanner.index - 1), escaped: escaped))
+            guard let escaped = try? scanner.scanString() else { return false }
+            removes.append(ScannedItem.Text(range: (start + 1)..<(scanner.index - 1), escaped: escaped))
+            return true
         }
-        guard (try? scanner.scanValue(depth: 2)) != nil else { return nil }
-        return .some(nil)
+        return (try? scanner.scanValue(depth: 2)) != nil
     }
 
     /// The day spelled by the bytes at `range`, or nil.

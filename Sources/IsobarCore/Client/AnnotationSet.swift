@@ -87,12 +87,12 @@ public struct AnnotationSet: Sendable {
     /// instead, so the outcome, the set and the error are always those of
     /// ``apply(_:)-(JSONObject)`` on the parsed line. Throws for a line that is not a JSON object.
     public mutating func apply(storage: [UInt8]) throws(MessageError) -> Outcome {
-        // Both arrays grow as the scan reads their elements (doubling) from room for 16 items
-        // (about 2 KB, whatever the line's length), so a line that is mostly a long `remove`
-        // array reserves no room for items it does not hold.
+        // Both arrays grow as the scan reads their elements (doubling; the items from room for
+        // 16, about 2 KB, whatever the line's length), so a line that is mostly a long `remove`
+        // array reserves no room for items it does not hold; `removes` holds its strings only.
         var upserts: [ScannedItem] = []
         upserts.reserveCapacity(16)
-        var removes: [ScannedItem.Text?] = []
+        var removes: [ScannedItem.Text] = []
         let detail = keepsDetail
         // The whole line in one pass (`AnnotationMessageScan`), else the member-by-member reader.
         let read = storage.withUnsafeBytes { AnnotationMessageScan.read($0, keepsDetail: detail, upserts: &upserts, removes: &removes) }
@@ -148,9 +148,8 @@ public struct AnnotationSet: Sendable {
     }
 
     /// Applies a line read whole by `AnnotationMessageScan` (`upserts`: its items; `removes`: the
-    /// elements of its `remove` array, in order, nil where not a string), as the general reader
-    /// would apply it.
-    private mutating func apply(_ message: AnnotationMessageScan.Message, upserts: [ScannedItem], removes: [ScannedItem.Text?],
+    /// string elements of its `remove` array, in order), as the general reader would apply it.
+    private mutating func apply(_ message: AnnotationMessageScan.Message, upserts: [ScannedItem], removes: [ScannedItem.Text],
                                 in storage: [UInt8]) -> Outcome {
         if let outcome = accept(version: message.version, full: message.full) { return outcome }
         if let read = message.day { day = read }
@@ -166,7 +165,7 @@ public struct AnnotationSet: Sendable {
         }
         fetchedAt = message.fetchedAt
         storage.withUnsafeBytes { line in
-            for case let id? in removes {
+            for id in removes {
                 // The id's bytes in place, unless it has escapes to undo first.
                 if id.escaped {
                     table.remove(JSONDecoding.unescape(line, id.range))
