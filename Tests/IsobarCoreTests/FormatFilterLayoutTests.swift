@@ -124,6 +124,13 @@ import Testing
         let last = engine.cache?.state.withLock { $0.headNumbers }
         #expect(last.map { text($0.fetchedAt.text) + " " + text($0.fetchedAt.printed) } == "17950000001 17950000001")
         #expect(last.map { text($0.ageSeconds.text) + " " + text($0.ageSeconds.printed) } == "-0.0 0")
+        // A long text is printed right but not kept (it is held between lines, outside the
+        // cache's bound): the short one before it stays.
+        let long = "1795000000." + String(repeating: "0", count: 60) + "1"
+        let longLine = line(fetchedAt: long, ageSeconds: "-0.0", items: [Self.item])
+        for _ in 0..<2 { #expect(answer(engine, longLine) == general(longLine)) }
+        let kept = engine.cache?.state.withLock { $0.headNumbers }
+        #expect(kept.map { text($0.fetchedAt.text) } == "17950000001")
     }
 
     /// A line the layout reader starts on and declines at a later item (an unknown key) or at its

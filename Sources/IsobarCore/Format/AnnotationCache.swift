@@ -67,7 +67,7 @@ final class AnnotationCache: Sendable {
         var bytes = 0
         var resets = 0
         /// The provenance numbers of the last `visible` head that needed printing (not entries:
-        /// kept across resets, a few bytes).
+        /// kept across resets; at most `PrintedNumber.maxKeptText` bytes of text each).
         var headNumbers = VisibleLineHead.PrintedNumbers()
 
         init(seed: UInt64) { self.seed = seed }

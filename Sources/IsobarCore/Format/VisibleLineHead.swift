@@ -11,7 +11,8 @@
 /// or presentation word. Anything else (another order, a null flag, an unknown key, an escape)
 /// makes it decline, and the line takes the parsing paths, so answers and errors are unchanged
 /// (`FormatHeadTests` compares the paths). Every byte it takes is validated as the parser would
-/// (strings by `JSONScanner.scanString`, numbers by `scanValue`).
+/// (printable-ASCII strings by a byte loop, other strings by `JSONScanner.scanString`, numbers by
+/// `scanValue`).
 struct VisibleLineHead {
     /// `"client":…,"version":…,"full":…,"day":…` as the line has them: the answer's same members,
     /// copied in one piece.
@@ -37,6 +38,8 @@ struct VisibleLineHead {
     /// beyond `JSONWriter.isCanonicalShortNumber`) as last read: its text and what the answer
     /// writes for it (both empty: none yet).
     struct PrintedNumber {
+        /// The longest number text kept (longer ones are printed on every line).
+        static let maxKeptText = 40
         var text: [UInt8] = []
         var printed: [UInt8] = []
     }
@@ -206,15 +209,16 @@ struct VisibleLineHead {
             index = scanner.index
             let text = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
             if JSONWriter.isCanonicalShortNumber(text) { return .text(start..<index) }
-            if last.text.count == text.count, let base = text.baseAddress,
-               last.text.withUnsafeBytes({ memcmp($0.baseAddress!, base, text.count) == 0 }) {
+            if last.text.count == text.count, last.text.withUnsafeBytes({ text.elementsEqual($0) }) {
                 return .printed(last.printed)
             }
             let value = JSONDecoding.parseNumber(bytes, start..<index)
             guard value.isFinite else { return nil }
             var writer = JSONWriter(capacity: 32)
             writer.number(value + 0.0)
-            last = PrintedNumber(text: Array(text), printed: writer.bytes)
+            // Kept only when short (any real fetchedAt or age is): a finite number's text can be
+            // as long as the line (`0.000…1`), and this is held between lines, outside the cache's bound.
+            if text.count <= PrintedNumber.maxKeptText { last = PrintedNumber(text: Array(text), printed: writer.bytes) }
             return .printed(writer.bytes)
         }
 
