@@ -12,7 +12,7 @@ public struct VisibleItems: Sendable {
     /// Whether `stations` is known to be strictly ascending (a view with no clusters over a grid
     /// walked in position order, ``SpatialGrid/isCellOrdered``, as every snapshot's is): the
     /// filter then diffs it by position without checking its order.
-    public var stationsAscending = false
+    public internal(set) var stationsAscending = false
     public var total: Int { stations.count + clusters.count }
 }
 
