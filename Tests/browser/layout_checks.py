@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from selenium.common.exceptions import StaleElementReferenceException
+from clicking import click_fresh
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 
@@ -183,18 +183,6 @@ return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, overlapsPane
 """
 
 
-def click_marker(driver, station, tries=3):
-    """Clicks a station's marker; a frame that redraws it between the find and the click (the
-    sample feed drifts every 30 s) makes the element stale: find it again."""
-    for attempt in range(tries):
-        try:
-            driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
-            return
-        except StaleElementReferenceException:
-            if attempt == tries - 1:
-                raise
-
-
 def no_overflow(t, g, label):
     t.check(g["docWidth"] == g["inner"][0] and g["bodyWidth"] <= g["inner"][0] and g["docHeight"] == g["inner"][1],
             f"{label}: no scrolling: document {g['docWidth']}x{g['docHeight']}, body width {g['bodyWidth']}, viewport {g['inner']}")
@@ -258,7 +246,7 @@ def run_layout(t, driver, args, fixtures, names):
             station = driver.execute_script(TAPPABLE_JS)
         t.check(bool(station), f"{label}: a station marker to tap ({station})")
         if station:
-            click_marker(driver, station)
+            click_fresh(driver, f'.ann[data-id="{station}"]')
             box = t.wait_for(driver, f"{label}: callout open", f"return (() => {{ {POPUP_BOX_JS} }})();")
             time.sleep(0.6)  # the autopan animation
             box = driver.execute_script(POPUP_BOX_JS)
@@ -413,7 +401,7 @@ def run_axe(t, driver, args, fixtures, axe_dir):
         audit(f"{size} panel open")
         station = driver.execute_script(TAPPABLE_JS)
         if station:
-            click_marker(driver, station)
+            click_fresh(driver, f'.ann[data-id="{station}"]')
             if t.wait_for(driver, f"axe {size}: callout open", f"return (() => {{ {POPUP_BOX_JS} }})();"):
                 audit(f"{size} callout open")
                 driver.find_element(By.CSS_SELECTOR, ".leaflet-popup .detail-open").click()

@@ -10,6 +10,7 @@ phone size (44 px targets) and a row's remove button removes it."""
 import math
 import os
 
+from clicking import click_fresh
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -74,7 +75,7 @@ def star_place(me, driver, query, place):
     name = driver.execute_script(f"return document.querySelector('#results li[data-place=\"{place['id']}\"] .name').textContent;")
     me.check(name == place["name"], f"search {query!r} lists {place['name']} ({name!r})")
     before = driver.execute_script("const f = window.isobar.favorites; return f ? f.items.length : 0;")
-    driver.find_element(By.CSS_SELECTOR, f'#results li[data-place="{place["id"]}"] .star-place').click()
+    click_fresh(driver, f'#results li[data-place="{place["id"]}"] .star-place')
     starred = me.timed_wait(driver, f"star {place['name']} (bookmark) to My places",
                             f"const f = window.isobar.favorites; return f && f.items.length === {before + 1} && "
                             f"f.items.some(i => i.place && i.place.id === {place['id']}) ? f : null;")
@@ -119,10 +120,10 @@ def run_myplaces(me, driver, args):
     box.clear()
     box.send_keys("platte")
     me.timed_wait(driver, "search 'platte' lists K1D3", "return document.querySelector('#results li[data-id=\"K1D3\"]');")
-    driver.find_element(By.CSS_SELECTOR, '#results li[data-id="K1D3"]').click()
+    click_fresh(driver, '#results li[data-id="K1D3"]')
     me.timed_wait(driver, "K1D3 callout", f"const p = (() => {{ {me.POPUP_JS} }})(); return p && p.id === 'K1D3' && p.details ? p : null;")
     # The station: the star in K1D3's callout, as before.
-    driver.find_element(By.CSS_SELECTOR, '.leaflet-popup .star[data-id="K1D3"]').click()
+    click_fresh(driver, '.leaflet-popup .star[data-id="K1D3"]')
     me.timed_wait(driver, "star K1D3 to My places",
                   "const f = window.isobar.favorites; return f && f.items.length === 3 && f.items[2].id === 'K1D3' ? f : null;")
     box.clear()
@@ -147,7 +148,7 @@ def run_myplaces(me, driver, args):
              f"the long-press/right-click pin is named and its callout shows the weather there ({pin})")
     if not pin:
         return
-    driver.find_element(By.CSS_SELECTOR, ".leaflet-popup.pin .pin-star").click()
+    click_fresh(driver, ".leaflet-popup.pin .pin-star")
     state = me.timed_wait(driver, "star the pin to My places",
                           f"const s = (() => {{ {ROWS_JS} }})(); return s && s.rows.length === 4 && s.items[3].pin ? s : null;")
     names = [MITCHELL["name"], HURON["name"], STATION["name"], pin["name"]]
@@ -186,7 +187,7 @@ def run_myplaces_restarted(me, driver, args):
     me.check(len(sizes) == 2 * len(names) and not small, f"My places rows and remove buttons are 44 px targets on a phone ({small or sizes})")
     me.screenshot(driver, args.screenshots, "13-my-places-phone")
     pin_key = driver.execute_script("const li = document.querySelector('#favorites li[data-kind=\"pin\"]'); return li && li.dataset.id;")
-    driver.find_element(By.CSS_SELECTOR, f'#favorites li[data-id="{pin_key}"] .remove').click()
+    click_fresh(driver, f'#favorites li[data-id="{pin_key}"] .remove')
     after = me.timed_wait(driver, "remove the pin from My places",
                           f"const s = (() => {{ {ROWS_JS} }})(); return s && s.rows.length === {len(names) - 1} ? s : null;")
     check_rows(me, after, names[:3], "My places after removing the pin")

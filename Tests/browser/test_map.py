@@ -19,10 +19,11 @@ import sys
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+from clicking import click_fresh
 import conditions_checks
 import layout_checks
 import myplaces_checks
@@ -334,7 +335,7 @@ def run(driver, args, fixtures, names):
     # 4. A marker click opens the callout with the station's name.
     station = wait_for(driver, "a clickable marker", CLICKABLE_JS)
     if station:
-        driver.find_element(By.CSS_SELECTOR, f'.ann[data-id="{station}"]').click()
+        click_fresh(driver, f'.ann[data-id="{station}"]')
         popup = wait_for(driver, "callout popup",
                          f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === {json.dumps(station)} && p.details ? p : null;")
         check(bool(popup) and popup["title"] == names.get(station),
@@ -344,7 +345,7 @@ def run(driver, args, fixtures, names):
         screenshot(driver, args.screenshots, "05-callout")
         # 4b. The callout's Details button opens the detail screen (detail -> report): the same title
         # and labelled values as the callout (PROTOCOL.md "Detail"), shown in the panel.
-        driver.find_element(By.CSS_SELECTOR, '.leaflet-popup .detail-open').click()
+        click_fresh(driver, '.leaflet-popup .detail-open')
         # (Compared once both show the same snapshot: the sample feed drifts every 30 s.)
         report = wait_for(driver, "detail report",
                           f"const d = window.isobar.detail; const c = [...document.querySelectorAll('.leaflet-popup dd')].map(e => e.textContent); "
@@ -514,7 +515,7 @@ def run_places(driver):
                        "{place: li.dataset.place || null, text: li.textContent, places: l.results.length} : null;")
     check(bool(first) and first["place"] == "1835848" and "Seoul" in first["text"] and "South Korea" in first["text"],
           f"'seoul' lists Seoul, South Korea first ({first})")
-    driver.find_element(By.CSS_SELECTOR, '#results li[data-place="1835848"]').click()
+    click_fresh(driver, '#results li[data-place="1835848"]')
     centre = driver.execute_script("const c = window.isobar.map.getCenter(); return [c.lat, c.lng];")
     seoul = timed_wait(driver, "Seoul pinned with its weather",
                        "const p = window.isobar.pin, c = window.isobar.map.getCenter(), el = document.querySelector('.leaflet-popup.pin');"
@@ -600,7 +601,7 @@ def run_find(driver, args, fixtures, names):
              "const r = window.isobar.results; return r && r.query === 'platte' && r.field === 'temperature' ? r : null;")
     # A click on the hit pans and zooms to it and opens its callout (select).
     wait_for(driver, "K1D3 in the results list", "return document.querySelector('#results li[data-id=\"K1D3\"]');")
-    driver.find_element(By.CSS_SELECTOR, '#results li[data-id="K1D3"]').click()
+    click_fresh(driver, '#results li[data-id="K1D3"]')
     popup = timed_wait(driver, "hit click to K1D3 callout",
                        f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === 'K1D3' && p.details ? p : null;")
     center = driver.execute_script("const c = window.isobar.map.getCenter(); return [c.lat, c.lng, window.isobar.map.getZoom()];")
@@ -670,16 +671,8 @@ def run_find(driver, args, fixtures, names):
 
     # Star K1D3 in its callout (a real click): the favorites list shows it with count 1.
     wait_for(driver, "K1D3 callout still open", f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === 'K1D3' ? p : null;")
-    # The callout is drawn again when its station's values change: a star found just before that
-    # is gone by the click (StaleElementReferenceException); find it again then.
-    for attempt in range(5):
-        try:
-            driver.find_element(By.CSS_SELECTOR, '.leaflet-popup .star[data-id="K1D3"]').click()
-            break
-        except StaleElementReferenceException:
-            if attempt == 4:
-                raise
-            time.sleep(0.2)
+    # The callout is drawn again when its station's values change (click_fresh finds it again).
+    click_fresh(driver, '.leaflet-popup .star[data-id="K1D3"]')
     favs = timed_wait(driver, "star to favorites list",
                       f"const f = (() => {{ {FAVORITES_JS} }})(); return f.frame && f.list.includes('K1D3') ? f : null;")
     gateway_error = driver.execute_script("const e = window.isobar.state.lastError; return e ? e.text : null;")
@@ -703,7 +696,7 @@ def run_find(driver, args, fixtures, names):
     settle(driver, fixtures, "find: reloaded")
     # A click on the entry pans to the station.
     if favs:
-        driver.find_element(By.CSS_SELECTOR, '#favorites li[data-id="K1D3"]').click()
+        click_fresh(driver, '#favorites li[data-id="K1D3"]')
         popup = wait_for(driver, "favorite click to K1D3 callout",
                          f"const p = (() => {{ {POPUP_JS} }})(); return p && p.id === 'K1D3' && p.details ? p : null;")
         check(bool(popup), "clicking the favorite centres the map on K1D3 and opens its callout")
