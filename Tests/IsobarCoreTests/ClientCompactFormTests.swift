@@ -73,6 +73,29 @@ import Foundation
         #expect(removes.map(\.escaped) == [false, true, false])
     }
 
+    /// `remove` ids with escapes (`\u0031`, `\/`) and without: each path that removes them (the
+    /// one pass's kept ids, and the general reader's walk of the array) unescapes the escaped ones
+    /// first, so every id named goes, and only those.
+    @Test(arguments: [false, true])
+    func escapedRemoveIdsAreRemovedUnescaped(onePass: Bool) throws {
+        let full = Array(#"{"version":1,"full":true,"upsert":[{"id":"K1","coordinate":{"latitude":1,"longitude":2}},{"id":"K/2","coordinate":{"latitude":1,"longitude":2}},{"id":"K3","coordinate":{"latitude":1,"longitude":2}},{"id":"K4","coordinate":{"latitude":1,"longitude":2}}],"remove":[]}"#.utf8)
+        let diff = Array(#"{"version":2,"full":false,"upsert":[],"remove":["K\u0031","K\/2","K3"]}"#.utf8)
+        var set = AnnotationSet()
+        for line in [full, diff] {
+            let outcome: AnnotationSet.Outcome
+            if onePass {
+                outcome = try set.apply(storage: line)
+            } else {
+                outcome = try set.apply(JSONObject(storage: line))
+            }
+            #expect(outcome == .applied)
+        }
+        #expect(set.values.map(\.id) == ["K4"])
+        var one = AnnotationSet(), general = AnnotationSet()
+        TestSupport.applyBoth(full, &one, &general)
+        TestSupport.applyBoth(diff, &one, &general)
+    }
+
     /// Titles of every short length (ASCII and not, escaped and not, in the table's slots over and
     /// over): the cache gives exactly the title the bytes spell, and sets that take their titles
     /// from it hold what the general reader holds.
