@@ -1,12 +1,10 @@
 import Testing
 @testable import IsobarCore
 
-/// The client's number reader (`AnnotationItemScan.number`) at its edges, and the word steps it
-/// reads a fraction with (`digitRun`, `digitsValue`, eight bytes at a time): exact values where
-/// the formatter's numbers lie, and the scanner's verdict with `JSONDecoding.parseNumber`'s bits
-/// for every number, whether the digits end within a word, at its end, or in the line's last
-/// bytes (where the byte loop reads them).
-@Suite struct ClientNumberWordTests {
+/// The client's number reader (`AnnotationItemScan.number`) at its edges: exact values where the
+/// formatter's numbers lie, and the scanner's verdict with `JSONDecoding.parseNumber`'s bits for
+/// every number, whether more of the line follows it or it ends the line.
+@Suite struct ClientNumberEdgeTests {
     /// The number at the start of `text`, and where the scanner was left.
     func read(_ text: String) -> (value: Double?, end: Int) {
         TestSupport.withLine(text) { raw in
@@ -28,38 +26,8 @@ import Testing
         }
     }
 
-    /// Every byte after a run of digits, at every place in a word: the run ends exactly there
-    /// (a byte with the high bit set whose low bits spell a digit ends it too).
-    @Test func digitRunStopsAtTheFirstByteThatIsNoDigit() {
-        for place in 0..<8 {
-            for byte in 0...255 {
-                var bytes = [UInt8](repeating: UInt8(ascii: "7"), count: 8)
-                bytes[place] = UInt8(byte)
-                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                let isDigit = byte >= 0x30 && byte <= 0x39
-                let expected = isDigit ? 8 : place
-                #expect(AnnotationItemScan.digitRun(word) == expected, "byte \(byte) at \(place)")
-            }
-        }
-    }
-
-    /// Runs of 1 through 8 digits, whatever follows them in the word: their decimal value.
-    @Test func digitsValueIsTheRunsDecimalValue() {
-        var random = TestSupport.Random(seed: 1_208)
-        for _ in 0..<5_000 {
-            let run = 1 + Int(random.next() % 8)
-            let digits = (0..<run).map { _ in UInt8(ascii: "0") + UInt8(random.next() % 10) }
-            let tail = (run..<8).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-            let word = (digits + tail).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-            let expected = UInt64(String(decoding: digits, as: UTF8.self))
-            #expect(AnnotationItemScan.digitsValue(word, run) == expected, "\(digits) then \(tail)")
-        }
-        let nines = Array("99999999".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-        #expect(AnnotationItemScan.digitsValue(nines, 8) == 99_999_999)
-    }
-
-    /// Exact values of the formatter's kind of number, fractions of every length around a word's
-    /// eight bytes, read both with more of the line after them and at its very end.
+    /// Exact values of the formatter's kind of number, fractions of 1 through 13 digits, read both
+    /// with more of the line after them and at its very end.
     @Test(arguments: [#","longitude":-96.11408}"#, ""])
     func formattersNumbersReadExactly(after: String) {
         let cases: [(String, Double)] = [
