@@ -7,8 +7,6 @@ import Testing
 /// items on thousands of generated lines whose items are reordered, padded, escaped, repeated,
 /// nulled, lengthened and retyped.
 @Suite struct ClientItemScanTests {
-    let onePass = ClientOnePassTests()
-
     /// Each key's words spell exactly `"name":`; the word comparison takes each spelled key (and
     /// leaves the scanner at its value) and declines a key with any one byte changed.
     @Test func keysAreSpelledAsTheirNames() {
@@ -89,11 +87,11 @@ import Testing
             // Short lines (an item near the end takes the general key path) and padded ones.
             let tail = random.next() % 2 == 0 ? "" : #","source":"feed","fetchedAt":1795316701.07"#
             let line = Array(#"{"type":"annotations","client":"c","version":\#(n + 1),"full":\#(full),"upsert":[\#(items.joined(separator: ","))],"remove":\#(remove)\#(tail)}"#.utf8)
-            var scanned: [ScannedItem] = []
-            if line.withUnsafeBytes({ AnnotationMessageScan.read($0, keepsDetail: keepsDetail, upserts: &scanned) }) != nil { taken += 1 }
+            var scanned: [ScannedItem] = [], removes: [ScannedItem.Text] = []
+            if line.withUnsafeBytes({ AnnotationMessageScan.read($0, keepsDetail: keepsDetail, upserts: &scanned, removes: &removes) }) != nil { taken += 1 }
             var copy = generalSet
             if (try? copy.apply(JSONObject(storage: line))) == nil { failed += 1 }
-            onePass.applyBoth(line, &oneSet, &generalSet)
+            TestSupport.applyBoth(line, &oneSet, &generalSet)
             #expect(oneSet.values == generalSet.values, "items or their order differ after \(String(decoding: line, as: UTF8.self).prefix(300))")
         }
         // Both kinds of line are common: taken in one pass, and refused with an error.

@@ -14,27 +14,6 @@ import Testing
         return (try? JSONObject(storage: line, reading: "upsert", with: { $0.readElements(into: &items) { AnnotationItemScan.item(&$0) } })) != nil
     }
 
-    /// What a set holds, for comparing two sets whole.
-    func state(_ set: AnnotationSet) -> String {
-        let items = set.items.values.sorted { $0.id < $1.id }.map { "\($0)" }.joined(separator: ";")
-        return "v\(set.version) \(set.day) \(set.field) \(set.source ?? "-") \(set.fetchedAt.map { "\($0)" } ?? "-") broken=\(set.broken) [\(items)]"
-    }
-
-    /// Applies `line` to both sets, one per reader; the outcomes (or errors) and the sets must agree.
-    func applyBoth(_ line: [UInt8], _ onePass: inout AnnotationSet, _ general: inout AnnotationSet,
-                   sourceLocation: SourceLocation = #_sourceLocation) {
-        let a: String
-        do { a = "\(try onePass.apply(storage: line))" } catch { a = "error: \(error.message)" }
-        let b: String
-        do { b = "\(try general.apply(JSONObject(storage: line)))" } catch let error as MessageError {
-            b = "error: \(error.message)"
-        } catch {
-            b = "error: not a JSON object: \(error)"
-        }
-        #expect(a == b, "outcomes differ for \(text(line).prefix(300))", sourceLocation: sourceLocation)
-        #expect(state(onePass) == state(general), "sets differ after \(text(line).prefix(300))", sourceLocation: sourceLocation)
-    }
-
     /// The formatter's `annotations` lines for random world viewports of a few clients (stations
     /// and clusters, every field, unit and locale, stale marks, full sets and diffs), in order.
     func formatterLines(seed: UInt64, count: Int) throws -> [[UInt8]] {
@@ -79,7 +58,7 @@ import Testing
                 let client = try object.requireString("client")
                 #expect(try object.requireString("type") == "annotations")
                 #expect(taken(line), "the one-pass reader declined the formatter's own line \(text(line).prefix(200))")
-                applyBoth(line, &onePass[client, default: AnnotationSet()], &general[client, default: AnnotationSet()])
+                TestSupport.applyBoth(line, &onePass[client, default: AnnotationSet()], &general[client, default: AnnotationSet()])
                 held += onePass[client]?.items.count ?? 0
                 let out = text(line)
                 clusters += out.components(separatedBy: #""cluster":true"#).count - 1
@@ -105,7 +84,7 @@ import Testing
             rotations += items.filter { $0.rotation != nil }.count
             clusters += items.filter(\.cluster).count
             subtitles += items.filter { !$0.subtitle.range.isEmpty }.count
-            applyBoth(line, &onePass[client, default: AnnotationSet(keepsDetail: true)], &general[client, default: AnnotationSet(keepsDetail: true)])
+            TestSupport.applyBoth(line, &onePass[client, default: AnnotationSet(keepsDetail: true)], &general[client, default: AnnotationSet(keepsDetail: true)])
         }
         #expect(rotations > 100 && clusters > 50 && subtitles > 1_000, "rotations \(rotations), clusters \(clusters), subtitles \(subtitles)")
     }
@@ -153,9 +132,9 @@ import Testing
         let full = #"{"type":"annotations","client":"a","version":1,"full":true,"day":"today","field":"temperature","snapshot":"s","source":"feed","fetchedAt":5,"upsert":[{"id":"K0","coordinate":{"latitude":0,"longitude":0},"title":"1"}],"remove":[]}"#
         let line = Array(#"{"type":"annotations","client":"a","version":2,"full":false,"day":"tomorrow","field":"wind","upsert":[\#(item)],"remove":["K0"]}"#.utf8)
         var onePass = AnnotationSet(), general = AnnotationSet()
-        applyBoth(Array(full.utf8), &onePass, &general)
+        TestSupport.applyBoth(Array(full.utf8), &onePass, &general)
         #expect(taken(line) == takenInOnePass, "\(item)")
-        applyBoth(line, &onePass, &general)
+        TestSupport.applyBoth(line, &onePass, &general)
     }
 
     /// Lines broken around the items array, and the formatter's lines with bytes changed at
@@ -179,7 +158,7 @@ import Testing
         ]
         for shape in shapes {
             var onePass = AnnotationSet(), general = AnnotationSet()
-            applyBoth(Array(shape.utf8), &onePass, &general)
+            TestSupport.applyBoth(Array(shape.utf8), &onePass, &general)
         }
         var random = TestSupport.Random(seed: 41)
         var declined = 0
@@ -192,9 +171,9 @@ import Testing
                 let broken = random.broken(line, after: 30)
                 if !taken(broken) { declined += 1 }
                 var a = onePass[client, default: AnnotationSet()], b = general[client, default: AnnotationSet()]
-                applyBoth(broken, &a, &b)
+                TestSupport.applyBoth(broken, &a, &b)
             }
-            applyBoth(line, &onePass[client, default: AnnotationSet()], &general[client, default: AnnotationSet()])
+            TestSupport.applyBoth(line, &onePass[client, default: AnnotationSet()], &general[client, default: AnnotationSet()])
         }
         #expect(declined > 300)  // most changes break the line or an item: the general reader answers
     }

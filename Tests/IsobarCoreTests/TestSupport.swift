@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import IsobarCore
 
 /// Paths and loaders shared by the core tests.
@@ -107,5 +108,31 @@ extension JSONObject {
     func strings(_ key: StaticString) -> [String] {
         guard let f = field(key) else { return [] }
         return arrayElements(f).map { JSONDecodingAccess.string(storage, $0.range) }
+    }
+}
+
+/// The client readers' tests' comparison of the one-pass reader (`AnnotationSet.apply(storage:)`)
+/// with the general reader (`apply(_:)` on the parsed line), shared by the `Client…Tests` suites.
+extension TestSupport {
+    /// What a set holds, for comparing two sets whole.
+    static func state(_ set: AnnotationSet) -> String {
+        let items = set.items.values.sorted { $0.id < $1.id }.map { "\($0)" }.joined(separator: ";")
+        return "v\(set.version) \(set.day) \(set.field) \(set.source ?? "-") \(set.fetchedAt.map { "\($0)" } ?? "-") broken=\(set.broken) [\(items)]"
+    }
+
+    /// Applies `line` to both sets, one per reader; the outcomes (or errors) and the sets must agree.
+    static func applyBoth(_ line: [UInt8], _ onePass: inout AnnotationSet, _ general: inout AnnotationSet,
+                          sourceLocation: SourceLocation = #_sourceLocation) {
+        func text() -> String { String(String(decoding: line, as: UTF8.self).prefix(300)) }
+        let a: String
+        do { a = "\(try onePass.apply(storage: line))" } catch { a = "error: \(error.message)" }
+        let b: String
+        do { b = "\(try general.apply(JSONObject(storage: line)))" } catch let error as MessageError {
+            b = "error: \(error.message)"
+        } catch {
+            b = "error: not a JSON object: \(error)"
+        }
+        #expect(a == b, "outcomes differ for \(text())", sourceLocation: sourceLocation)
+        #expect(state(onePass) == state(general), "sets differ after \(text())", sourceLocation: sourceLocation)
     }
 }

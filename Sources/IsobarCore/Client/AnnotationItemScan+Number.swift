@@ -35,9 +35,10 @@ extension AnnotationItemScan {
         }
         let exponent = i < count && (bytes[i] | 0x20) == UInt8(ascii: "e")
         // At most 19 digits cannot wrap the mantissa, so it is exact; below 1e15 it has at most 15
-        // significant digits, and so has a double (as has every power of ten through 1e22): the
-        // quotient is the correctly rounded value, as `parseNumber` gives it.
-        guard !exponent, digits + fraction <= 19, mantissa < 1_000_000_000_000_000, fraction <= 22 else {
+        // significant digits, and so has a double (as has every power of ten through 1e19, the
+        // most `fraction` can be here): the quotient is the correctly rounded value, as
+        // `parseNumber` gives it.
+        guard !exponent, digits + fraction <= 19, mantissa < 1_000_000_000_000_000 else {
             // The general route: the scanner's grammar and range checks, then `parseNumber`.
             scanner.index = start
             guard (try? scanner.scanValue(depth: 4)) == .number else { return nil }
@@ -45,7 +46,7 @@ extension AnnotationItemScan {
             return value.isFinite ? value : nil
         }
         scanner.index = i
-        let value = Double(mantissa) / powerOfTen(fraction)
+        let value = Double(mantissa) / JSONDecoding.powerOfTen(fraction)
         return (negative ? -value : value) + 0.0
     }
 
@@ -58,37 +59,6 @@ extension AnnotationItemScan {
             guard digit < 10 else { return }
             mantissa = mantissa &* 10 &+ UInt64(digit)
             i += 1
-        }
-    }
-
-    /// 10 to the power `exponent` (0 through 22, each exact as a `Double`), by a switch (a table
-    /// in the binary, without a lazily made global array's check on every read).
-    @inline(__always)
-    static func powerOfTen(_ exponent: Int) -> Double {
-        switch exponent {
-        case 0: 1
-        case 1: 1e1
-        case 2: 1e2
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        case 15: 1e15
-        case 16: 1e16
-        case 17: 1e17
-        case 18: 1e18
-        case 19: 1e19
-        case 20: 1e20
-        case 21: 1e21
-        default: 1e22
         }
     }
 }

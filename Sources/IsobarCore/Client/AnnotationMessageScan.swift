@@ -30,8 +30,6 @@ enum AnnotationMessageScan {
         /// absent or null (the set then holds no source).
         var source: Range<Int>?
         var fetchedAt: Double?
-        /// The `remove` array's bytes, `[` to `]`.
-        var remove: Range<Int>?
     }
 
     /// The top-level keys the reader knows, in the order of their bits in `seen`.
@@ -54,13 +52,6 @@ enum AnnotationMessageScan {
             default: return nil
             }
         }
-    }
-
-    /// ``read(_:keepsDetail:upserts:removes:)`` without the ids of `remove` (which `Message/remove`
-    /// still spans).
-    static func read(_ line: UnsafeRawBufferPointer, keepsDetail: Bool, upserts: inout [ScannedItem]) -> Message? {
-        var removes: [ScannedItem.Text] = []
-        return read(line, keepsDetail: keepsDetail, upserts: &upserts, removes: &removes)
     }
 
     /// Reads `line` whole, appending its `upsert` items (read as ``AnnotationItemScan`` reads
@@ -90,7 +81,6 @@ enum AnnotationMessageScan {
                 else { return nil }
             case .remove:
                 guard first == UInt8(ascii: "["), scanner.forEachElement({ Self.removeElement(&$0, into: &removes) }) else { return nil }
-                message.remove = start..<scanner.index
             case .type, .client, .units, .windUnit, .locale, .snapshot, .ageSeconds:
                 // Not read by the set: only validated, whatever its kind (as the general reader).
                 guard (try? scanner.scanValue(depth: 1)) != nil else { return nil }

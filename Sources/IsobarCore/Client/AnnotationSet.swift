@@ -165,14 +165,7 @@ public struct AnnotationSet: Sendable {
         }
         fetchedAt = message.fetchedAt
         storage.withUnsafeBytes { line in
-            for id in removes {
-                // The id's bytes in place, unless it has escapes to undo first.
-                if id.escaped {
-                    table.remove(JSONDecoding.unescape(line, id.range))
-                } else {
-                    table.remove(bytes: UnsafeRawBufferPointer(rebasing: line[id.range]))
-                }
-            }
+            for id in removes { removeID(id.range, escaped: id.escaped, in: line) }
         }
         keep(upserts, in: storage)
         return .applied
@@ -210,14 +203,19 @@ public struct AnnotationSet: Sendable {
         storage.withUnsafeBytes { storage in
             JSONDecoding.forEachArrayElement(storage, range) { range, kind in
                 guard kind == .string else { return }
-                // The id's bytes in place, unless it has escapes to undo first.
-                let inner = UnsafeRawBufferPointer(rebasing: storage[(range.lowerBound + 1)..<(range.upperBound - 1)])
-                if inner.contains(UInt8(ascii: "\\")) {
-                    table.remove(JSONDecoding.unescape(storage, (range.lowerBound + 1)..<(range.upperBound - 1)))
-                } else {
-                    table.remove(bytes: inner)
-                }
+                let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
+                removeID(inner, escaped: UnsafeRawBufferPointer(rebasing: storage[inner]).contains(UInt8(ascii: "\\")), in: storage)
             }
+        }
+    }
+
+    /// Removes the id whose string lies (between its quotes) at `range` of `line`: looked up by its
+    /// bytes in place, unless it has escapes (`escaped`) to undo first.
+    private mutating func removeID(_ range: Range<Int>, escaped: Bool, in line: UnsafeRawBufferPointer) {
+        if escaped {
+            table.remove(JSONDecoding.unescape(line, range))
+        } else {
+            table.remove(bytes: UnsafeRawBufferPointer(rebasing: line[range]))
         }
     }
 

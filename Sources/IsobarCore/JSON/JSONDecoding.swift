@@ -53,10 +53,36 @@ enum JSONDecoding {
         return value
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
+    /// 10 to the power `exponent` (0 through 22, each exact as a `Double`), by a switch (a table
+    /// in the binary, without a lazily made global array's check on every read). Shared by
+    /// ``parseNumber(_:_:)`` and the client's number reader (`AnnotationItemScan.number`).
+    @inline(__always)
+    static func powerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: 1
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
     }
 
     /// Parses a validated JSON number. Short numbers (at most 15 significant digits and a small
@@ -87,7 +113,7 @@ enum JSONDecoding {
         }
         if i < range.upperBound { simple = false }  // has an exponent part
         if simple && digits <= 15 && exponent >= -22 && exponent <= 0 {
-            let value = Double(mantissa) / powersOfTen[-exponent]
+            let value = Double(mantissa) / powerOfTen(-exponent)
             return negative ? -value : value
         }
         var text = [CChar](repeating: 0, count: range.count + 1)
