@@ -13,6 +13,12 @@ import NIOSSL
 /// `/ws` upgrade (``GatewayChannel``), as a Hummingbird `Application` (a swift-service-lifecycle
 /// `Service`).
 public enum GatewayServer {
+    /// Connections the kernel may hold accepted-but-not-yet-taken (`listen(2)`'s backlog; Linux caps it
+    /// at `net.core.somaxconn`, 4096 by default). Hummingbird's 256 overflows when thousands of clients
+    /// reconnect at once after a gateway restart: the kernel then drops their handshakes' last ACKs and
+    /// each waits out SYN-ACK retransmits (1, 2, 4 ... s) before it is served.
+    static let listenBacklog = 4096
+
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var description: String
     }
@@ -41,7 +47,7 @@ public enum GatewayServer {
         let scheme = options.tlsCertificate == nil ? "http" : "https"
         return Application(
             router: router, server: server,
-            configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil, backlog: listenBacklog),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
                 let host = options.host.contains(":") ? "[\(options.host)]" : options.host

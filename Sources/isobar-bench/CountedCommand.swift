@@ -24,10 +24,8 @@ struct CountedCommand: ParsableCommand {
     var clients = 20
     @Option(help: "Pans per client.")
     var steps = 10
-    @Option(help: "Largest pan step, as a fraction of the span (0.5: jumping around, the gate's workload; 0.1: a finger dragging the map).")
-    var panStep = 0.5
-    @Option(help: "Largest zoom factor of one step (2: jumping around; 1.1: a pinch in progress).")
-    var zoomStep = 2.0
+    /// The defaults (spans 0.5-2°, steps up to 0.5 x span, zooms up to 2x: jumping around) are the gate's workload.
+    @OptionGroup var pans: PanOptions
     @Option(help: "Bytes of `visible` items the filter keeps per snapshot (FilterOptions.itemCacheBytes; 0: none, every item written afresh).")
     var itemCacheBytes = FilterOptions().itemCacheBytes
     @Option(help: "Places in the generated gazetteer (geocode and reverse paths).")
@@ -82,7 +80,7 @@ struct CountedCommand: ParsableCommand {
     /// Every client's pans (the `clients` benchmark's jumping walk), interleaved as they would
     /// arrive, as viewport lines without their newline.
     private func planViewports(_ snapshot: StationSnapshot) -> [(client: Int, line: [UInt8])] {
-        var planners = (0..<clients).map { PanPlanner(seed: seed &+ 10_000 &+ UInt64($0), spans: 0.5...2.0, step: panStep, zoom: zoomStep) }
+        var planners = (0..<clients).map { pans.planner(seed: seed, client: $0) }
         var result: [(client: Int, line: [UInt8])] = []
         for _ in 0..<steps {
             for client in 0..<clients {

@@ -13,12 +13,7 @@ struct FilterReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filter-replay", abstract: "Feed a file of lines to the filter's engine in process (for callgrind).")
 
-    @Option(help: "NDJSON input: the lines the filter receives (e.g. `isobar-bench filter-input`'s file).")
-    var input: String
-    @Option(help: "Lines handled before the counted part (the snapshot and the clients' first, full sets).")
-    var warm = 0
-    @Option(help: "Where to write every answer (default: nowhere).")
-    var output: String?
+    @OptionGroup var replay: ReplayInput
     @Option(help: "Mark stations stale after this many minutes (as `isobar filter --stale-after`; 0: never).")
     var staleAfter: Double = 60
     @Option(help: "The wall clock, Unix seconds, for staleness and the snapshot's plausibility (default: now, read once).")
@@ -26,19 +21,18 @@ struct FilterReplayCommand: ParsableCommand {
 
     func run() throws {
         guard staleAfter.isFinite, staleAfter >= 0 else { throw ValidationError("--stale-after must be a non-negative number of minutes") }
-        let lines = try ReplayInput.lines(ofFile: input)
+        let (warmLines, countedLines) = try replay.lines()
         var options = FilterOptions()
         options.maxClients = .max  // every client of the recording held, none evicted
         options.staleAfter = staleAfter > 0 ? staleAfter * 60 : nil
         let wall = wallClock ?? WallClock.now()
         let engine = FilterEngine(options: options, wallClock: { wall })
         var out = JSONWriter(capacity: 1 << 20)
-        let split = min(warm, lines.count)
-        let keep = output != nil
-        let warmBytes = filterReplayWarm(engine, lines[..<split], keep: keep, &out)
-        let (counted, countedBytes) = filterReplayCounted(engine, lines[split...], keep: keep, &out)
-        if let output { try Data(out.bytes).write(to: URL(fileURLWithPath: output)) }
-        print("filter-replay: \(split) warm lines (\(warmBytes) bytes out), \(counted) counted lines (\(countedBytes) bytes out)")
+        let keep = replay.output != nil
+        let warmBytes = filterReplayWarm(engine, warmLines, keep: keep, &out)
+        let (counted, countedBytes) = filterReplayCounted(engine, countedLines, keep: keep, &out)
+        try replay.write(out.bytes)
+        print("filter-replay: \(warmLines.count) warm lines (\(warmBytes) bytes out), \(counted) counted lines (\(countedBytes) bytes out)")
     }
 }
 

@@ -12,23 +12,17 @@ struct FormatReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "format-replay", abstract: "Feed a file of lines to the formatter's engine in process (for callgrind).")
 
-    @Option(help: "NDJSON input: the lines the formatter receives (e.g. `isobar filter`'s output).")
-    var input: String
-    @Option(help: "Lines handled before the counted part (the clients' first, full sets).")
-    var warm = 0
-    @Option(help: "Where to write every answer (default: nowhere).")
-    var output: String?
+    @OptionGroup var replay: ReplayInput
 
     func run() throws {
-        let lines = try ReplayInput.lines(ofFile: input)
+        let (warmLines, countedLines) = try replay.lines()
         let formatter = FormatEngine()
         var out = JSONWriter(capacity: 1 << 20)
-        let split = min(warm, lines.count)
-        formatReplayWarm(formatter, lines[..<split], &out)
+        formatReplayWarm(formatter, warmLines, &out)
         let warmBytes = out.bytes.count
-        let counted = formatReplayCounted(formatter, lines[split...], &out)
-        if let output { try Data(out.bytes).write(to: URL(fileURLWithPath: output)) }
-        print("format-replay: \(split) warm lines (\(warmBytes) bytes out), \(counted) counted lines (\(out.bytes.count - warmBytes) bytes out)")
+        let counted = formatReplayCounted(formatter, countedLines, &out)
+        try replay.write(out.bytes)
+        print("format-replay: \(warmLines.count) warm lines (\(warmBytes) bytes out), \(counted) counted lines (\(out.bytes.count - warmBytes) bytes out)")
     }
 }
 

@@ -255,6 +255,11 @@ private final class WSBenchClient: ChannelInboundHandler, RemovableChannelHandle
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)), promise: nil)
         case .pong:
             fleet.keptAlive()
+        case .connectionClose:
+            // As a browser does (RFC 6455 5.5.1): the close is echoed, then the connection closes, so a
+            // gateway stopping does not wait out its close timeout for a fleet that stopped reading.
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: frame.unmaskedData)), promise: nil)
+            context.close(promise: nil)
         case .text:
             guard let version = WSFleet.version(in: frame.data.readableBytesView) else { return }
             switch phase {

@@ -124,4 +124,38 @@ import Testing
         #expect(counts.stations == 1)
         #expect(counts.resets == 0)
     }
+
+    /// The one-pass reader's two ways (the filter's layout read by position, any other line parsed)
+    /// share one cache through copies of one engine: entries stored by either way are copied by
+    /// the other, in every presentation, and every answer is the uncached general path's; the
+    /// parsed way takes every line, cached items included (it skips them without reading).
+    @Test func bothOnePassWaysShareTheCacheWithTheSameBytes() throws {
+        let lines = try FormatOnePassTests().filterLines(seed: 13, count: 60)
+        let byPosition = FormatEngine()
+        var parsed = byPosition  // the same cache
+        parsed.filterLayout = false
+        for round in 0..<3 {
+            for (n, line) in lines.enumerated() {
+                let engine = (n + round) % 2 == 0 ? byPosition : parsed
+                var out = JSONWriter()
+                let taken = line.withUnsafeBytes { engine.annotationsInOnePass($0, into: &out) }
+                #expect(taken, "round \(round): not taken: \(text(line).prefix(200))")
+                #expect(text(out.bytes) == uncached(line), "round \(round): outputs differ for \(text(line).prefix(200))")
+            }
+        }
+        #expect((byPosition.cache?.counts.stations ?? 0) > 0)
+    }
+
+    /// `State.equal` compares stored input with an item's bytes: by length, then by content; two
+    /// empty buffers are equal whatever their addresses (an empty array may have none).
+    @Test func storedInputEqualsBytesByLengthThenContent() {
+        let none = UnsafeRawBufferPointer(start: nil, count: 0)
+        #expect(AnnotationCache.State.equal([], none))
+        [UInt8]().withUnsafeBytes { empty in #expect(AnnotationCache.State.equal([], empty)) }
+        let stored: [UInt8] = Array(#"{"id":"K1"}"#.utf8)
+        stored.withUnsafeBytes { same in #expect(AnnotationCache.State.equal(Array(stored), same)) }
+        Array(#"{"id":"K2"}"#.utf8).withUnsafeBytes { other in #expect(!AnnotationCache.State.equal(stored, other)) }
+        Array(#"{"id":"K1"} "#.utf8).withUnsafeBytes { longer in #expect(!AnnotationCache.State.equal(stored, longer)) }
+        #expect(!AnnotationCache.State.equal(stored, none))
+    }
 }

@@ -58,7 +58,7 @@ import Testing
                         bytes += inside + [0x7F]  // just past the range: never found
                         let range = offset..<(offset + length)
                         let expected = inside.contains { $0 == UInt8(ascii: "\\") || $0 == 0x7F }
-                        let found = bytes.withUnsafeBytes { AnnotationInput.hasBackslashOrDEL($0, range) }
+                        let found = bytes.withUnsafeBytes { $0.hasBackslashOrDEL(in: range) }
                         #expect(found == expected, "special \(special) length \(length) offset \(offset) position \(position)")
                     }
                 }

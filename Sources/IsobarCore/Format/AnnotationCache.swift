@@ -129,11 +129,15 @@ final class AnnotationCache: Sendable {
             insert(entry)
         }
 
-        /// Whether `stored` holds exactly the bytes of `bytes`.
-        private static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+        /// Whether `stored` holds exactly the bytes of `bytes`. Two empty buffers are equal by
+        /// length alone (either may have no address).
+        static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
             guard stored.count == bytes.count else { return false }
-            guard let base = bytes.baseAddress else { return true }
-            return stored.withUnsafeBytes { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+            guard !bytes.isEmpty, let base = bytes.baseAddress else { return true }
+            return stored.withUnsafeBytes { storedBytes in
+                guard let storedBase = storedBytes.baseAddress else { return false }  // not empty, so never
+                return memcmp(storedBase, base, bytes.count) == 0
+            }
         }
 
         /// Adds a new entry (its hash not in the table), growing the table to keep it half empty.

@@ -81,26 +81,7 @@ struct AnnotationInput {
     static func plainString(_ bytes: UnsafeRawBufferPointer, _ field: JSONField?, maxLength: Int) -> Range<Int>? {
         guard let field, field.kind == .string, field.valueRange.count > 2, field.valueRange.count - 2 <= maxLength else { return nil }
         // (DEL is written escaped by JSONWriter: such a string takes the writer's path too.)
-        return hasBackslashOrDEL(bytes, field.valueRange) ? nil : field.valueRange
-    }
-
-    /// Whether a backslash or a DEL lies in `range` of `bytes`: eight bytes at a time (a name is
-    /// tens of bytes, read for every item formatted), then byte by byte.
-    @inline(__always)
-    static func hasBackslashOrDEL(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
-        /// Whether any byte of `word` is zero (exact: a borrow only runs past a zero byte).
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 }
-        var i = range.lowerBound
-        while i + 8 <= range.upperBound {
-            let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) || hasZeroByte(word ^ 0x7F7F_7F7F_7F7F_7F7F) { return true }
-            i += 8
-        }
-        while i < range.upperBound {
-            if bytes[i] == UInt8(ascii: "\\") || bytes[i] == 0x7F { return true }
-            i += 1
-        }
-        return false
+        return bytes.hasBackslashOrDEL(in: field.valueRange) ? nil : field.valueRange
     }
 
     static func plainString(_ item: JSONObject, _ field: JSONField?, maxLength: Int) -> Range<Int>? {

@@ -168,7 +168,7 @@ struct VisibleLineHead {
             }
             var scanner = JSONScanner(bytes, start: index)
             guard let escaped = try? scanner.scanString(), !escaped,
-                  !AnnotationInput.hasBackslashOrDEL(bytes, start..<scanner.index) else { return nil }
+                  !bytes.hasBackslashOrDEL(in: start..<scanner.index) else { return nil }
             index = scanner.index
             return start..<index
         }

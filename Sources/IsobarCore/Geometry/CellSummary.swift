@@ -30,9 +30,8 @@ struct CellSummary: Sendable {
     func isInside(_ region: Region) -> Bool {
         guard minLatitude >= region.minLatitude && maxLatitude <= region.maxLatitude else { return false }
         if region.allLongitudes { return true }
-        for range in region.longitudeRanges where range.contains(minLongitude) && range.contains(maxLongitude) {
-            return true
-        }
-        return false
+        if region.longitudes.contains(minLongitude) && region.longitudes.contains(maxLongitude) { return true }
+        guard let wrapped = region.wrappedLongitudes else { return false }
+        return wrapped.contains(minLongitude) && wrapped.contains(maxLongitude)
     }
 }

@@ -10,10 +10,21 @@ public struct Region: Sendable, Equatable {
 
     public let minLatitude: Double
     public let maxLatitude: Double
-    /// The visible longitudes as at most two closed intervals inside [-180, 180].
-    /// Empty when every longitude is visible (see `allLongitudes`).
-    public let longitudeRanges: [ClosedRange<Double>]
+    /// The visible longitudes inside [-180, 180]: all of them when the region does not cross ±180,
+    /// else the part that ends at 180 (the rest is `wrappedLongitudes`). -180...180 when every
+    /// longitude is visible (`allLongitudes`). A region's longitudes are never more than these two
+    /// intervals: its span is under 360° and it crosses ±180 at most once.
+    public let longitudes: ClosedRange<Double>
+    /// The part of the visible longitudes that starts at -180 when the region crosses ±180, else nil.
+    public let wrappedLongitudes: ClosedRange<Double>?
     public let allLongitudes: Bool
+
+    /// The visible longitudes as one or two closed intervals (`longitudes`, then `wrappedLongitudes`);
+    /// empty when every longitude is visible (see `allLongitudes`).
+    public var longitudeRanges: [ClosedRange<Double>] {
+        if allLongitudes { return [] }
+        return wrappedLongitudes.map { [longitudes, $0] } ?? [longitudes]
+    }
 
     /// Rejects a non-positive span, a latitude span over 180° and centers out of range, with a
     /// message that says which.
@@ -32,23 +43,17 @@ public struct Region: Sendable, Equatable {
         maxLatitude = min(90, center.latitude + latitudeDelta / 2)
         let low = center.longitude - longitudeDelta / 2
         let high = center.longitude + longitudeDelta / 2
-        if longitudeDelta >= 360 {
-            allLongitudes = true
-            longitudeRanges = []
-        } else if low < -180 {
-            let wrapped = (low + 360)...180
-            let direct = -180...high
-            allLongitudes = direct.upperBound >= wrapped.lowerBound
-            longitudeRanges = allLongitudes ? [] : [wrapped, direct]
-        } else if high > 180 {
-            let direct = low...180
-            let wrapped = -180...(high - 360)
-            allLongitudes = wrapped.upperBound >= direct.lowerBound
-            longitudeRanges = allLongitudes ? [] : [direct, wrapped]
-        } else {
-            allLongitudes = false
-            longitudeRanges = [low...high]
-        }
+        // The longitudes up to 180 and those from -180 on, when the span crosses ±180 (once at most:
+        // under 360°, and `center` within ±180).
+        let (upTo180, from180): (ClosedRange<Double>, ClosedRange<Double>?) =
+            longitudeDelta >= 360 ? (-180...180, nil)
+            : low < -180 ? ((low + 360)...180, -180...high)
+            : high > 180 ? (low...180, -180...(high - 360))
+            : (low...high, nil)
+        // Two parts that meet or overlap see every longitude.
+        allLongitudes = longitudeDelta >= 360 || from180.map { $0.upperBound >= upTo180.lowerBound } ?? false
+        longitudes = allLongitudes ? -180...180 : upTo180
+        wrappedLongitudes = allLongitudes ? nil : from180
     }
 
     /// A region from any numbers, forced into range: latitude and center clamped, longitude wrapped,
@@ -82,14 +87,14 @@ public struct Region: Sendable, Equatable {
         let low = center.longitude - longitudeDelta / 2
         let high = center.longitude + longitudeDelta / 2
         allLongitudes = longitudeDelta >= 360
-        longitudeRanges = allLongitudes ? [] : [low...high]
+        longitudes = allLongitudes ? -180...180 : low...high
+        wrappedLongitudes = nil
     }
 
     @inline(__always) public func contains(latitude: Double, longitude: Double) -> Bool {
         guard latitude >= minLatitude && latitude <= maxLatitude else { return false }
         if allLongitudes { return true }
-        for range in longitudeRanges where range.contains(longitude) { return true }
-        return false
+        return longitudes.contains(longitude) || wrappedLongitudes?.contains(longitude) == true
     }
 
     public func contains(_ coordinate: Coordinate) -> Bool {

@@ -109,19 +109,17 @@ public struct SpatialGrid: Sendable {
     /// The grid columns that `region`'s longitudes touch: one range, or two that share no column
     /// (two longitude ranges can share a boundary cell; it is listed once).
     func columnRanges(in region: Region) -> [ClosedRange<Int>] {
-        guard case let (first, second)? = columnSpans(in: region) else { return [] }
+        let (first, second) = columnSpans(in: region)
         return second.map { [first, $0] } ?? [first]
     }
 
     /// ``columnRanges(in:)`` without an array (the per-pan query's): the first range, and the second
-    /// when there are two. nil when the region has no longitudes (a `Region` always has some).
-    func columnSpans(in region: Region) -> (first: ClosedRange<Int>, second: ClosedRange<Int>?)? {
+    /// when there are two, ascending.
+    func columnSpans(in region: Region) -> (first: ClosedRange<Int>, second: ClosedRange<Int>?) {
         if region.allLongitudes { return (0...(columns - 1), nil) }
-        let ranges = region.longitudeRanges  // at most two (`Region`)
-        guard let range = ranges.first else { return nil }
-        var first = column(range.lowerBound)...column(range.upperBound)
-        guard ranges.count > 1 else { return (first, nil) }
-        var second = column(ranges[1].lowerBound)...column(ranges[1].upperBound)
+        var first = column(region.longitudes.lowerBound)...column(region.longitudes.upperBound)
+        guard let wrapped = region.wrappedLongitudes else { return (first, nil) }
+        var second = column(wrapped.lowerBound)...column(wrapped.upperBound)
         if second.lowerBound < first.lowerBound { swap(&first, &second) }
         if second.lowerBound <= first.upperBound { return (first.lowerBound...max(first.upperBound, second.upperBound), nil) }
         return (first, second)
@@ -141,26 +139,18 @@ public struct SpatialGrid: Sendable {
     /// more than `limit`: one pass answers both "how many?" and "which?" for a view that needs no
     /// clustering, and gives up after `limit + 1` points for one that does.
     ///
-    /// The filter's per-pan query, so its loop is written out: the region's bounds in locals (at
-    /// most two longitude ranges), the arrays read through buffer pointers, and a cell range that
+    /// The filter's per-pan query, so its loop is written out: the region's bounds in locals (its
+    /// longitudes and their wrapped part), the arrays read through buffer pointers, and a cell range that
     /// lies wholly inside the region's latitudes skips that test. The same points in the same
     /// order as `visit`: strictly ascending when ``isCellOrdered`` (then `order` is not read).
     public func indices(in region: Region, limit: Int) -> [Int32]? {
         let minLatitude = region.minLatitude, maxLatitude = region.maxLatitude
         let all = region.allLongitudes
-        let ranges = region.longitudeRanges
-        guard all || ranges.count <= 2 else {
-            var found: [Int32] = []
-            let complete = visit(in: region) { index in
-                guard found.count < limit else { return false }
-                found.append(index)
-                return true
-            }
-            return complete ? found : nil
-        }
-        let west0 = ranges.count > 0 ? ranges[0].lowerBound : 0, east0 = ranges.count > 0 ? ranges[0].upperBound : -1
-        let west1 = ranges.count > 1 ? ranges[1].lowerBound : 0, east1 = ranges.count > 1 ? ranges[1].upperBound : -1
-        guard case let (first, second)? = columnSpans(in: region) else { return [] }
+        // A point is inside when its longitude is in `longitudes` or in the wrapped part, if any
+        // (an empty interval otherwise).
+        let west0 = region.longitudes.lowerBound, east0 = region.longitudes.upperBound
+        let west1 = region.wrappedLongitudes?.lowerBound ?? 0, east1 = region.wrappedLongitudes?.upperBound ?? -1
+        let (first, second) = columnSpans(in: region)
         let spans = second == nil ? 1 : 2
         let rows = rowRange(in: region)
         let resolution = Double(cellsPerDegree)
