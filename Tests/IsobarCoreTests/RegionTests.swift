@@ -82,4 +82,25 @@ func referenceVisible(_ c: Coordinate, center: Coordinate, dlat: Double, dlon: D
         }
         #expect(nonEmpty > 2_000)
     }
+
+    /// The longitudes as one interval and the wrapped part: a region crossing ±180 either way has
+    /// the part up to 180 and the part from -180; one that does not has no wrapped part; one that
+    /// sees every longitude has -180...180 and none. `longitudeRanges` lists them in that order.
+    @Test func longitudesAndTheirWrappedPart() throws {
+        let east = try region(0, 179, 10, 4)
+        #expect(east.longitudes == 177...180)
+        #expect(east.wrappedLongitudes == -180...(-179))
+        #expect(east.longitudeRanges == [177...180, -180...(-179)])
+        let west = try region(0, -179, 10, 4)
+        #expect(west.longitudes == 179...180)
+        #expect(west.wrappedLongitudes == -180...(-177))
+        let inside = try region(0, 10, 10, 4)
+        #expect(inside.longitudes == 8...12)
+        #expect(inside.wrappedLongitudes == nil)
+        #expect(inside.longitudeRanges == [8...12])
+        let all = try region(0, 179, 10, 360)
+        #expect(all.allLongitudes && all.longitudes == -180...180 && all.wrappedLongitudes == nil && all.longitudeRanges.isEmpty)
+        let nearlyAll = try region(10, 179, 20, 359.9)
+        #expect(!nearlyAll.allLongitudes && nearlyAll.wrappedLongitudes != nil)
+    }
 }

@@ -36,4 +36,35 @@ import Testing
             }
         }
     }
+
+    /// The head with a snapshot's kept provenance bytes (`StationSnapshot.infoMembers`, what the
+    /// filter writes) is the head written with its `info`, comma state included (an item and the
+    /// tail follow), when the snapshot is made and after each provenance member is refreshed (the
+    /// same content fetched again later).
+    @Test func theKeptProvenanceIsTheSnapshotsInfo() {
+        let station = Station(id: "K1D3", name: "N", coordinate: Coordinate(latitude: 40.5, longitude: -105.25), temperature: 71.5)
+        let end = SnapshotEnd(day: .today, snapshot: "today-\"7\"", count: 1, source: .feed, fetchedAt: 1_795_778_473.25, ageSeconds: 90)
+        let snapshot = StationSnapshot(end: end, stations: [station], interner: KeyInterner())
+        func check(_ stage: String) {
+            let head = Visible(client: "c1", version: 3, full: false, day: .today, snapshot: .none, presentation: Presentation())
+            var kept = JSONWriter()
+            head.writeHead(to: &kept, provenance: snapshot.infoMembers)
+            var withInfo = head
+            withInfo.snapshot = snapshot.info
+            var reference = JSONWriter()
+            withInfo.writeHead(to: &reference)
+            Visible.Item.station(station, stale: false).write(to: &kept)
+            Visible.Item.station(station, stale: false).write(to: &reference)
+            Visible.writeTail(remove: ["GONE"], to: &kept)
+            Visible.writeTail(remove: ["GONE"], to: &reference)
+            #expect(String(decoding: kept.bytes, as: UTF8.self) == String(decoding: reference.bytes, as: UTF8.self), "\(stage)")
+        }
+        check("made")
+        snapshot.source = .store
+        check("source")
+        snapshot.fetchedAt = 1_795_780_000.5
+        check("fetchedAt")
+        snapshot.ageSeconds = 12.75
+        check("ageSeconds")
+    }
 }

@@ -443,8 +443,9 @@ public final class FilterEngine: LineStage {
         let viewport = client.viewport
         // The head and tail typed; the items streamed in place between them (the same bytes as
         // `Visible.write` with `Visible.Item`s, without building them).
-        Visible(client: viewport.client, version: client.version, full: full, day: viewport.day, snapshot: snapshot?.info ?? .none,
-                presentation: viewport.presentation).writeHead(to: &out)
+        let head = Visible(client: viewport.client, version: client.version, full: full, day: viewport.day, snapshot: .none,
+                           presentation: viewport.presentation)
+        if let snapshot { head.writeHead(to: &out, provenance: snapshot.infoMembers) } else { head.writeHead(to: &out) }
         if let snapshot {
             let uniform = uniformStaleness(snapshot, threshold: threshold)
             let fetchedAt = snapshot.fetchedAt
@@ -465,14 +466,14 @@ public final class FilterEngine: LineStage {
         Visible.writeTail(to: &out) { writeRemoved(removed, into: &$0) }
     }
 
-    /// The ids of removed keys as array elements, in the order given (ascending by key).
+    /// The ids of removed keys as array elements, in the order given (ascending by key): a
+    /// station's quoted id copied from the interner once written (`KeyInterner.writeQuotedID`).
     func writeRemoved(_ removed: [UInt64], into out: inout JSONWriter) {
-        let ids = interner.ids(for: removed)
-        for (key, id) in zip(removed, ids) {
+        for key in removed {
             if Cluster.isCluster(key) {
                 Cluster.writeID(forKey: key, into: &out)
             } else {
-                out.string(id)
+                interner.writeQuotedID(forKey: key, into: &out)
             }
         }
     }

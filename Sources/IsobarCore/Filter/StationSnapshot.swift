@@ -6,9 +6,15 @@ public final class StationSnapshot {
     public let day: Day
     public let id: String
     /// Metadata may be refreshed when the same content arrives again (from the feed after the store).
-    public internal(set) var source: SnapshotEnd.Source
-    public internal(set) var fetchedAt: Double
-    public internal(set) var ageSeconds: Double
+    public internal(set) var source: SnapshotEnd.Source { didSet { infoMembers = Self.members(of: info) } }
+    public internal(set) var fetchedAt: Double { didSet { infoMembers = Self.members(of: info) } }
+    public internal(set) var ageSeconds: Double { didSet { infoMembers = Self.members(of: info) } }
+    /// `info`'s four members as `SnapshotInfo.writeMembers` writes them (`"snapshot":…,"ageSeconds":…`,
+    /// no leading comma), written when the snapshot is made and when its provenance is refreshed,
+    /// and copied into every `visible` head (`Visible.writeHead(to:provenance:)`): printing them
+    /// (two strings, a ten-digit `fetchedAt`) was ~2,000 instructions of every update. ~100 bytes a
+    /// snapshot.
+    private(set) var infoMembers: [UInt8] = []
     public let stations: [Station]
     /// Interned key of each station (see `KeyInterner`), parallel to `stations`.
     public let keys: [UInt64]
@@ -102,6 +108,14 @@ public final class StationSnapshot {
         positionByKey = positions
         self.interner = interner
         itemBytes = StationItemBytes(count: stations.count, byteLimit: itemByteLimit)
+        infoMembers = Self.members(of: info)
+    }
+
+    /// The bytes `info.writeMembers` writes into an empty writer.
+    private static func members(of info: SnapshotInfo) -> [UInt8] {
+        var writer = JSONWriter(capacity: 128)
+        info.writeMembers(to: &writer)
+        return writer.bytes
     }
 
     /// Each station's `fingerprint`, two at a time (``Station/fingerprints(_:_:)``: two

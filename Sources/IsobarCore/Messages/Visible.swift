@@ -127,6 +127,18 @@ public struct Visible: Sendable, Equatable {
     /// strings written one by one were 8.7 % of its instructions per small-step update. The same
     /// bytes, and the same comma state after each value, as `objectStart`, `key` and `string`.
     public func writeHead(to writer: inout JSONWriter) {
+        writeHead(to: &writer, writingProvenance: { snapshot.writeMembers(to: &$0) })
+    }
+
+    /// ``writeHead(to:)`` with the four provenance members copied from `provenance`, the bytes
+    /// `SnapshotInfo.writeMembers` wrote for them (`snapshot` is not read): the filter keeps them
+    /// per snapshot (`StationSnapshot.infoMembers`) instead of printing them per update.
+    func writeHead(to writer: inout JSONWriter, provenance: [UInt8]) {
+        writeHead(to: &writer, writingProvenance: { $0.raw(provenance) })
+    }
+
+    @inline(__always)
+    private func writeHead(to writer: inout JSONWriter, writingProvenance provenance: (inout JSONWriter) -> Void) {
         writer.opening("{\"type\":\"visible\",\"client\":")
         writer.string(client)
         writer.continuing(",\"version\":")
@@ -137,7 +149,7 @@ public struct Visible: Sendable, Equatable {
         case .tomorrow: "\"tomorrow\""
         }
         writer.raw(UnsafeBufferPointer(start: quotedDay.utf8Start, count: quotedDay.utf8CodeUnitCount))
-        snapshot.writeMembers(to: &writer)
+        provenance(&writer)
         presentation.write(to: &writer)
         writer.key("upsert")
         writer.arrayStart()
