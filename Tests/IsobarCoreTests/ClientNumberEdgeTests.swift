@@ -61,7 +61,7 @@ import Testing
         }
         #expect(read("-0" + after).value?.bitPattern == (0.0).bitPattern)
         #expect(read("1." + after).value == nil)
-        #expect(read("1234567890123456789" + after).value == 1_234_567_890_123_456_789)
+        #expect(read("1234567890123456789" + after).value == Double("1234567890123456789"))
         #expect(read("1E-2" + after).value == 0.01)
     }
 }
