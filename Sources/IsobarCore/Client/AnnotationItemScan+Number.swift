@@ -5,6 +5,11 @@ extension AnnotationItemScan {
     /// formatter writes) are read here exactly as `JSONDecoding.parseNumber` reads them; any
     /// other takes the scanner's check and `parseNumber`. Negative zero reads as zero, as
     /// `optionalNumber` gives it.
+    ///
+    /// Inlined into its few callers (the coordinate's readers, ``skipValue(_:)``): as a call it
+    /// cost its register saves and the scanner's load and store around a few dozen instructions
+    /// of work; the rare general route stays out of line (``generalNumber(_:from:)``).
+    @inline(__always)
     static func number(_ scanner: inout JSONScanner) -> Double? {
         let bytes = scanner.bytes
         let start = scanner.index
@@ -39,15 +44,21 @@ extension AnnotationItemScan {
         // most `fraction` can be here): the quotient is the correctly rounded value, as
         // `parseNumber` gives it.
         guard !exponent, digits + fraction <= 19, mantissa < 1_000_000_000_000_000 else {
-            // The general route: the scanner's grammar and range checks, then `parseNumber`.
-            scanner.index = start
-            guard (try? scanner.scanValue(depth: 4)) == .number else { return nil }
-            let value = JSONDecoding.parseNumber(bytes, start..<scanner.index) + 0.0
-            return value.isFinite ? value : nil
+            return generalNumber(&scanner, from: start)
         }
         scanner.index = i
         let value = Double(mantissa) / JSONDecoding.powerOfTen(fraction)
         return (negative ? -value : value) + 0.0
+    }
+
+    /// The number at `start` the general way, leaving the scanner just past it: the scanner's
+    /// grammar and range checks, then `parseNumber`; nil when it is no valid, finite number.
+    @inline(never)
+    private static func generalNumber(_ scanner: inout JSONScanner, from start: Int) -> Double? {
+        scanner.index = start
+        guard (try? scanner.scanValue(depth: 4)) == .number else { return nil }
+        let value = JSONDecoding.parseNumber(scanner.bytes, start..<scanner.index) + 0.0
+        return value.isFinite ? value : nil
     }
 
     /// Appends the ASCII digits at `i` to `mantissa` (as decimal digits, wrapping past 19 of
