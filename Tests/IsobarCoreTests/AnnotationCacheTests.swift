@@ -158,4 +158,87 @@ import Testing
         Array(#"{"id":"K1"} "#.utf8).withUnsafeBytes { longer in #expect(!AnnotationCache.State.equal(stored, longer)) }
         #expect(!AnnotationCache.State.equal(stored, none))
     }
+
+    /// A table holding one station (id hash 7) of `input`, with `store` and the outputs it holds.
+    struct OneStation {
+        var state = AnnotationCache.State(seed: 1)
+        let maxBytes: Int
+
+        mutating func store(_ input: String, _ presentation: Int, _ output: String) {
+            Array(input.utf8).withUnsafeBytes { item in
+                Array(output.utf8).withUnsafeBytes { written in
+                    state.store(7, input: item, presentation: presentation, output: written, maxStations: 10, maxBytes: maxBytes)
+                }
+            }
+        }
+
+        /// The entry's store as text, and its outputs by presentation.
+        var held: (store: String, outputs: [Int: String])? {
+            guard let index = state.find(7) else { return nil }
+            let entry = state.entries[index]
+            var outputs: [Int: String] = [:]
+            for slot in 0..<entry.outputCount {
+                outputs[entry.outputs[slot].presentation] = entry.withOutput(slot) { String(decoding: $0, as: UTF8.self) }
+            }
+            return (String(decoding: entry.store, as: UTF8.self), outputs)
+        }
+
+        func matches(_ input: String) -> Bool {
+            Array(input.utf8).withUnsafeBytes { state.match(7, $0, at: 0) != nil }
+        }
+    }
+
+    /// An entry keeps its input and its outputs in one store, input first, outputs oldest first: a
+    /// presentation seen again is replaced, a fifth evicts the oldest, changed input starts over;
+    /// the byte count is the store's length throughout.
+    @Test func anEntryStoresItsInputAndLastFourPresentations() {
+        let item = #"{"id":"K1","latitude":1,"longitude":2}"#
+        var table = OneStation(maxBytes: 1 << 20)
+        table.store(item, 1, "a1")
+        #expect(table.held?.store == item + "a1")
+        #expect(table.held?.outputs == [1: "a1"])
+        #expect(table.state.bytes == item.utf8.count + 2)
+        table.store(item, 2, "bb2")
+        table.store(item, 3, "c3")
+        table.store(item, 4, "d4")
+        #expect(table.held?.store == item + "a1bb2c3d4")
+        table.store(item, 2, "B2")
+        #expect(table.held?.store == item + "a1c3d4B2")
+        #expect(table.held?.outputs == [1: "a1", 2: "B2", 3: "c3", 4: "d4"])
+        table.store(item, 5, "e5")
+        #expect(table.held?.store == item + "c3d4B2e5")
+        #expect(table.held?.outputs == [2: "B2", 3: "c3", 4: "d4", 5: "e5"])
+        #expect(table.state.bytes == item.utf8.count + 8)
+        #expect(table.matches(item))
+        #expect(!table.matches(#"{"id":"K1","latitude":1,"longitude":3}"#))
+        #expect(!table.matches(#"{"id":"K1","latitude":1,"longitude":2} "#))
+        let moved = #"{"id":"K1","latitude":1,"longitude":3}"#
+        table.store(moved, 3, "x")
+        #expect(table.held?.store == moved + "x")
+        #expect(table.held?.outputs == [3: "x"])
+        #expect(table.state.bytes == moved.utf8.count + 1)
+        #expect(table.state.entries.count == 1)
+        #expect(table.state.resets == 0)
+    }
+
+    /// A station's outputs past the byte bound empty the cache, which starts again from the item and
+    /// the newest output alone: the bytes held never pass the bound.
+    @Test func anEntryPastTheByteBoundKeepsOnlyItsNewestOutput() {
+        let item = #"{"id":"K1","latitude":1,"longitude":2}"#
+        var table = OneStation(maxBytes: item.utf8.count + 6)
+        table.store(item, 1, "a1")
+        table.store(item, 2, "b2")
+        table.store(item, 3, "c3")
+        #expect(table.state.bytes == item.utf8.count + 6)
+        #expect(table.state.resets == 0)
+        table.store(item, 4, "d4")
+        #expect(table.state.resets == 1)
+        #expect(table.held?.store == item + "d4")
+        #expect(table.held?.outputs == [4: "d4"])
+        #expect(table.state.bytes == item.utf8.count + 2)
+        #expect(table.state.bytes <= table.maxBytes)
+        table.store(item, 5, "too long")  // item and output together past the bound: not stored
+        #expect(table.held?.outputs == [4: "d4"])
+        #expect(table.state.bytes == item.utf8.count + 2)
+    }
 }

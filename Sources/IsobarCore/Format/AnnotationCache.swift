@@ -23,6 +23,9 @@ final class AnnotationCache: Sendable {
     static let defaultMaxBytes = 64 << 20
     /// Items longer than this are formatted every time.
     static let maxItemBytes = 2_048
+    /// Annotations longer than this are not stored (none is near it: the input is at most
+    /// `maxItemBytes`); it keeps an entry's offsets within 32 bits.
+    static let maxOutputBytes = 1 << 24
     /// Presentations kept per station (a newer one replaces the oldest).
     static let maxOutputsPerStation = 4
 
@@ -41,21 +44,98 @@ final class AnnotationCache: Sendable {
         state.withLock { ($0.entries.count, $0.bytes, $0.resets) }
     }
 
-    /// One station's annotation in one presentation (`ResolvedPresentation.cacheCode`).
+    /// Where one station's annotation in one presentation (`ResolvedPresentation.cacheCode`) lies
+    /// in its entry's `store` (an entry is at most `maxItemBytes` of input and 4 outputs of at
+    /// most `maxOutputBytes` each: its store's offsets fit 32 bits).
     struct Output {
-        var presentation: Int
-        var bytes: [UInt8]
+        var presentation: Int = 0
+        var start: Int32 = 0
+        var count: Int32 = 0
+
+        var range: Range<Int> { Int(start)..<(Int(start) + Int(count)) }
     }
 
-    /// One station: its input item's bytes and its annotations.
+    /// One station: its input item's bytes and its annotations, in one array (`store`: the input,
+    /// then each output's bytes in order), so that a new entry costs one allocation.
     struct Entry {
         var hash: UInt64
-        var input: [UInt8]
-        var outputs: [Output]
+        var store: [UInt8]
+        var inputCount: Int
+        /// The first `outputCount` are held, oldest first (`maxOutputsPerStation` of them at most).
+        var outputs = InlineArray<4, Output>(repeating: Output())
+        var outputCount = 0
 
-        var byteCount: Int { outputs.reduce(input.count) { $0 + $1.bytes.count } }
+        /// An entry of `input` with the one annotation `output` in `presentation`.
+        init(hash: UInt64, input: UnsafeRawBufferPointer, presentation: Int, output: UnsafeRawBufferPointer) {
+            self.hash = hash
+            inputCount = input.count
+            store = [UInt8](unsafeUninitializedCapacity: input.count + output.count) { buffer, initialized in
+                let target = UnsafeMutableRawBufferPointer(buffer)
+                Self.copy(input, to: target, at: 0)
+                Self.copy(output, to: target, at: input.count)
+                initialized = input.count + output.count
+            }
+            outputs[0] = Output(presentation: presentation, start: Int32(input.count), count: Int32(output.count))
+            outputCount = 1
+        }
 
-        func output(_ presentation: Int) -> Int? { outputs.firstIndex { $0.presentation == presentation } }
+        /// The bytes stored: the input's and every output's (the cache's byte bound counts these).
+        var byteCount: Int { store.count }
+
+        func output(_ presentation: Int) -> Int? {
+            for index in 0..<outputCount where outputs[index].presentation == presentation { return index }
+            return nil
+        }
+
+        /// Calls `body` with the bytes of output `index`.
+        func withOutput<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+            let range = outputs[index].range
+            return store.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        }
+
+        /// Adds `output` in `presentation`, replacing the one held in that presentation, else the
+        /// oldest when `maxOutputsPerStation` are held; the store is written anew (one allocation).
+        mutating func add(presentation: Int, output: UnsafeRawBufferPointer) {
+            var kept = InlineArray<4, Output>(repeating: Output())
+            var keptCount = 0
+            for index in 0..<outputCount where outputs[index].presentation != presentation {
+                kept[keptCount] = outputs[index]
+                keptCount += 1
+            }
+            var first = 0
+            if keptCount >= AnnotationCache.maxOutputsPerStation { first = 1 }  // the oldest goes
+            var total = inputCount + output.count
+            for index in first..<keptCount { total += Int(kept[index].count) }
+            var next = InlineArray<4, Output>(repeating: Output())
+            var nextCount = 0
+            let inputCount = inputCount
+            let joined = store.withUnsafeBytes { old in
+                [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+                    let target = UnsafeMutableRawBufferPointer(buffer)
+                    Self.copy(UnsafeRawBufferPointer(rebasing: old[0..<inputCount]), to: target, at: 0)
+                    var at = inputCount
+                    for index in first..<keptCount {
+                        Self.copy(UnsafeRawBufferPointer(rebasing: old[kept[index].range]), to: target, at: at)
+                        next[nextCount] = Output(presentation: kept[index].presentation, start: Int32(at), count: kept[index].count)
+                        nextCount += 1
+                        at += Int(kept[index].count)
+                    }
+                    Self.copy(output, to: target, at: at)
+                    next[nextCount] = Output(presentation: presentation, start: Int32(at), count: Int32(output.count))
+                    nextCount += 1
+                    initialized = total
+                }
+            }
+            store = joined
+            outputs = next
+            outputCount = nextCount
+        }
+
+        /// Copies `source` into `target` at byte `at` (room checked by the callers' totals).
+        private static func copy(_ source: UnsafeRawBufferPointer, to target: UnsafeMutableRawBufferPointer, at: Int) {
+            guard !source.isEmpty, let from = source.baseAddress, let to = target.baseAddress else { return }
+            memcpy(to + at, from, source.count)
+        }
     }
 
     /// The table, owned by whoever holds the lock (one formatter thread).
@@ -90,41 +170,37 @@ final class AnnotationCache: Sendable {
         /// The entry whose stored input is exactly the item starting at `start` of `bytes`, if any.
         func match(_ hash: UInt64, _ bytes: UnsafeRawBufferPointer, at start: Int) -> Int? {
             guard let index = find(hash) else { return nil }
-            let count = entries[index].input.count
+            let count = entries[index].inputCount
             guard start + count <= bytes.count else { return nil }
-            return Self.equal(entries[index].input, UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])) ? index : nil
+            return Self.equal(entries[index].store, prefix: count, UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])) ? index : nil
         }
 
         /// Stores `output` as the annotation of the item `input` (id hash `hash`) in `presentation`.
-        /// (An entry held is changed where it lies: a copy of it would share its arrays, and
-        /// changing the copy's list of outputs would copy that list.)
+        /// (An entry held is changed where it lies: a copy of it would share its store, and
+        /// changing the copy would copy the store.)
         mutating func store(_ hash: UInt64, input: UnsafeRawBufferPointer, presentation: Int, output: UnsafeRawBufferPointer,
                             maxStations: Int, maxBytes: Int) {
-            guard input.count <= AnnotationCache.maxItemBytes, input.count + output.count <= maxBytes else { return }
-            let added = Output(presentation: presentation, bytes: Array(output))
+            guard input.count <= AnnotationCache.maxItemBytes, output.count <= AnnotationCache.maxOutputBytes,
+                  input.count + output.count <= maxBytes else { return }
             if let index = find(hash) {
                 bytes -= entries[index].byteCount
-                if Self.equal(entries[index].input, input) {
-                    if let old = entries[index].output(presentation) {
-                        entries[index].outputs[old] = added
-                    } else {
-                        if entries[index].outputs.count >= AnnotationCache.maxOutputsPerStation { entries[index].outputs.removeFirst() }
-                        entries[index].outputs.append(added)
-                    }
+                if Self.equal(entries[index].store, prefix: entries[index].inputCount, input) {
+                    entries[index].add(presentation: presentation, output: output)
                 } else {
-                    entries[index] = Entry(hash: hash, input: Array(input), outputs: [added])
+                    entries[index] = Entry(hash: hash, input: input, presentation: presentation, output: output)
                 }
                 let count = entries[index].byteCount
                 if bytes + count > maxBytes {
-                    let entry = entries[index]
+                    // Past the bound: start again from this item and this output alone (within
+                    // `maxBytes` by the guard above; the whole entry may not be).
                     reset()
-                    insert(entry)
+                    insert(Entry(hash: hash, input: input, presentation: presentation, output: output))
                 } else {
                     bytes += count
                 }
                 return
             }
-            let entry = Entry(hash: hash, input: Array(input), outputs: [added])
+            let entry = Entry(hash: hash, input: input, presentation: presentation, output: output)
             if entries.count >= maxStations || bytes + entry.byteCount > maxBytes { reset() }
             insert(entry)
         }
@@ -132,11 +208,16 @@ final class AnnotationCache: Sendable {
         /// Whether `stored` holds exactly the bytes of `bytes`. Two empty buffers are equal by
         /// length alone (either may have no address).
         static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-            guard stored.count == bytes.count else { return false }
+            equal(stored, prefix: stored.count, bytes)
+        }
+
+        /// Whether the first `count` bytes of `stored` (at most its length) are exactly `bytes`.
+        static func equal(_ stored: [UInt8], prefix count: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+            guard count == bytes.count, count <= stored.count else { return false }
             guard !bytes.isEmpty, let base = bytes.baseAddress else { return true }
             return stored.withUnsafeBytes { storedBytes in
                 guard let storedBase = storedBytes.baseAddress else { return false }  // not empty, so never
-                return memcmp(storedBase, base, bytes.count) == 0
+                return memcmp(storedBase, base, count) == 0
             }
         }
 

@@ -107,8 +107,8 @@ extension FormatEngine {
         let start = scanner.index
         let (hash, entry) = cached(scanner.bytes, at: start, cache: state)
         if let state, let entry, let index = state.pointee.entries[entry].output(code) {
-            scanner.index = start + state.pointee.entries[entry].input.count
-            state.pointee.entries[entry].outputs[index].bytes.withUnsafeBytes { out.raw($0) }
+            scanner.index = start + state.pointee.entries[entry].inputCount
+            state.pointee.entries[entry].withOutput(index) { out.raw($0) }
             return true
         }
         // Not held, or not in this presentation: read (a held item again: the reader took these bytes before).
@@ -130,7 +130,7 @@ extension FormatEngine {
     /// skipped when the cache holds the item; false when the reader declines it.
     private static func skipItem(_ scanner: inout JSONScanner, cache state: UnsafeMutablePointer<AnnotationCache.State>?) -> Bool {
         if let state, let entry = cached(scanner.bytes, at: scanner.index, cache: state).entry {
-            scanner.index += state.pointee.entries[entry].input.count
+            scanner.index += state.pointee.entries[entry].inputCount
             return true
         }
         return AnnotationInput.scan(&scanner) != nil
