@@ -211,7 +211,10 @@ import Testing
         #expect(table.state.bytes == item.utf8.count + 8)
         #expect(table.matches(item))
         #expect(!table.matches(#"{"id":"K1","latitude":1,"longitude":3}"#))
-        #expect(!table.matches(#"{"id":"K1","latitude":1,"longitude":2} "#))
+        // A match is of the item at a place in a line, so what follows it does not count; a line that
+        // ends before the item does is no match.
+        #expect(table.matches(#"{"id":"K1","latitude":1,"longitude":2},{"id":"K2"}"#))
+        #expect(!table.matches(#"{"id":"K1","latitude":1,"longitude":2"#))
         let moved = #"{"id":"K1","latitude":1,"longitude":3}"#
         table.store(moved, 3, "x")
         #expect(table.held?.store == moved + "x")
