@@ -146,17 +146,26 @@ import Testing
         #expect((byPosition.cache?.counts.stations ?? 0) > 0)
     }
 
-    /// `State.equal` compares stored input with an item's bytes: by length, then by content; two
-    /// empty buffers are equal whatever their addresses (an empty array may have none).
+    /// `State.equal` compares the first `count` bytes of a store (its input: outputs follow) with
+    /// an item's bytes: by length, then by content; two empty buffers are equal whatever their
+    /// addresses (an empty array may have none); a prefix longer than the store is no match.
     @Test func storedInputEqualsBytesByLengthThenContent() {
         let none = UnsafeRawBufferPointer(start: nil, count: 0)
-        #expect(AnnotationCache.State.equal([], none))
-        [UInt8]().withUnsafeBytes { empty in #expect(AnnotationCache.State.equal([], empty)) }
+        #expect(AnnotationCache.State.equal([], prefix: 0, none))
+        [UInt8]().withUnsafeBytes { empty in #expect(AnnotationCache.State.equal([], prefix: 0, empty)) }
         let stored: [UInt8] = Array(#"{"id":"K1"}"#.utf8)
-        stored.withUnsafeBytes { same in #expect(AnnotationCache.State.equal(Array(stored), same)) }
-        Array(#"{"id":"K2"}"#.utf8).withUnsafeBytes { other in #expect(!AnnotationCache.State.equal(stored, other)) }
-        Array(#"{"id":"K1"} "#.utf8).withUnsafeBytes { longer in #expect(!AnnotationCache.State.equal(stored, longer)) }
-        #expect(!AnnotationCache.State.equal(stored, none))
+        let count = stored.count
+        stored.withUnsafeBytes { same in #expect(AnnotationCache.State.equal(Array(stored), prefix: count, same)) }
+        Array(#"{"id":"K2"}"#.utf8).withUnsafeBytes { other in #expect(!AnnotationCache.State.equal(stored, prefix: count, other)) }
+        Array(#"{"id":"K1"} "#.utf8).withUnsafeBytes { longer in #expect(!AnnotationCache.State.equal(stored, prefix: count, longer)) }
+        #expect(!AnnotationCache.State.equal(stored, prefix: count, none))
+        let withOutput = stored + Array("a1".utf8)
+        stored.withUnsafeBytes { same in #expect(AnnotationCache.State.equal(withOutput, prefix: count, same)) }
+        Array(#"{"id":"K1"}a"#.utf8).withUnsafeBytes { longer in
+            #expect(!AnnotationCache.State.equal(withOutput, prefix: count, longer))
+            #expect(AnnotationCache.State.equal(withOutput, prefix: count + 1, longer))
+            #expect(!AnnotationCache.State.equal(stored, prefix: count + 1, longer))  // past the store's end
+        }
     }
 
     /// A table holding one station (id hash 7) of `input`, with `store` and the outputs it holds.
@@ -243,5 +252,102 @@ import Testing
         table.store(item, 5, "too long")  // item and output together past the bound: not stored
         #expect(table.held?.outputs == [4: "d4"])
         #expect(table.state.bytes == item.utf8.count + 2)
+    }
+
+    /// The outputs `Entry.add` should hold, oldest first: the one in the same presentation
+    /// replaced, else the oldest dropped when four are held; the new one last.
+    static func modelAdd(_ model: inout [(presentation: Int, output: String)], _ presentation: Int, _ output: String) {
+        if let held = model.firstIndex(where: { $0.presentation == presentation }) {
+            model.remove(at: held)
+        } else if model.count >= AnnotationCache.maxOutputsPerStation {
+            model.removeFirst()
+        }
+        model.append((presentation, output))
+    }
+
+    /// The `n`th output of a long run: six presentations in a shuffled order, 1 to 9 bytes.
+    static func step(_ n: Int) -> (presentation: Int, output: String) {
+        let letter = Character(Unicode.Scalar(UInt8(97 + n % 26)))
+        return ((n * 7 + n / 3) % 6 + 1, String(repeating: letter, count: (n * 5) % 9 + 1))
+    }
+
+    /// The base address of the station's store (to tell an append in place from a new array).
+    func storeAddress(_ table: OneStation) -> UnsafeRawPointer? {
+        guard let index = table.state.find(7) else { return nil }
+        return table.state.entries[index].store.withUnsafeBytes { $0.baseAddress }
+    }
+
+    /// A presentation new to an entry is appended to its store: with room in the array, the store
+    /// is not written anew (same address), and it holds the input and then each output exactly, in
+    /// order.
+    @Test func aNewPresentationIsAppendedWithoutRewritingTheStore() throws {
+        let item = #"{"id":"K1","latitude":1,"longitude":2}"#
+        var table = OneStation(maxBytes: 1 << 20)
+        table.store(item, 1, "a1")
+        let index = try #require(table.state.find(7))
+        table.state.entries[index].store.reserveCapacity(256)
+        let address = try #require(storeAddress(table))
+        table.store(item, 2, "bb2")
+        table.store(item, 3, "ccc3")
+        #expect(storeAddress(table) == address)
+        #expect(table.held?.store == item + "a1bb2ccc3")
+        #expect(table.held?.outputs == [1: "a1", 2: "bb2", 3: "ccc3"])
+        #expect(table.state.bytes == item.utf8.count + 9)
+        #expect(table.state.entries[index].inputCount == item.utf8.count)
+    }
+
+    /// A fifth presentation evicts the oldest: the store is compacted where it lies (same address,
+    /// no new array) and holds the input and the newest four, oldest first, each exactly.
+    @Test func aFifthPresentationCompactsTheStoreAndKeepsTheNewestFour() throws {
+        let item = #"{"id":"K1","latitude":1,"longitude":2}"#
+        var table = OneStation(maxBytes: 1 << 20)
+        for (n, output) in ["a1", "bb2", "c3", "d4"].enumerated() { table.store(item, n + 1, output) }
+        let address = try #require(storeAddress(table))
+        table.store(item, 5, "e5")
+        #expect(storeAddress(table) == address)
+        #expect(table.held?.store == item + "bb2c3d4e5")
+        #expect(table.held?.outputs == [2: "bb2", 3: "c3", 4: "d4", 5: "e5"])
+        table.store(item, 6, "f6")
+        #expect(storeAddress(table) == address)
+        #expect(table.held?.store == item + "c3d4e5f6")
+        #expect(table.held?.outputs == [3: "c3", 4: "d4", 5: "e5", 6: "f6"])
+        #expect(table.state.bytes == item.utf8.count + 8)
+        #expect(table.matches(item))
+    }
+
+    /// A long run of outputs in six presentations, of varied lengths, against a list model of
+    /// what an entry holds (`modelAdd`): after every store the entry's store is the input and the
+    /// model's outputs in order, each output read back exactly, and the byte count its length.
+    @Test func anEntryHoldsWhatAListModelHolds() {
+        let item = #"{"id":"K1","latitude":1,"longitude":2}"#
+        var table = OneStation(maxBytes: 1 << 20)
+        var model: [(presentation: Int, output: String)] = []
+        for n in 0..<200 {
+            let (presentation, output) = Self.step(n)
+            table.store(item, presentation, output)
+            Self.modelAdd(&model, presentation, output)
+            #expect(table.held?.store == item + model.map(\.output).joined(), "after output \(n)")
+            #expect(table.held?.outputs == Dictionary(uniqueKeysWithValues: model.map { ($0.presentation, $0.output) }), "after output \(n)")
+            #expect(table.state.bytes == item.utf8.count + model.reduce(0) { $0 + $1.output.utf8.count })
+        }
+        #expect(table.state.resets == 0)
+    }
+
+    /// Under a tight byte bound, a station gaining and evicting presentations never takes the
+    /// cache past the bound: the count is what the stores hold, the newest output is always held
+    /// exactly, and the bound resets the cache now and then.
+    @Test func theByteBoundHoldsAsAStationGainsAndEvictsPresentations() {
+        let item = #"{"id":"K1","latitude":1,"longitude":2}"#
+        let bound = item.utf8.count + 12
+        var table = OneStation(maxBytes: bound)
+        for n in 0..<200 {
+            let (presentation, output) = Self.step(n)
+            table.store(item, presentation, output)
+            #expect(table.state.bytes <= bound, "after output \(n)")
+            #expect(table.state.bytes == table.state.entries.reduce(0) { $0 + $1.store.count })
+            #expect(table.held?.outputs[presentation] == output, "after output \(n)")
+            #expect(table.held?.store.hasPrefix(item) == true)
+        }
+        #expect(table.state.resets > 0)
     }
 }

@@ -56,7 +56,8 @@ final class AnnotationCache: Sendable {
     }
 
     /// One station: its input item's bytes and its annotations, in one array (`store`: the input,
-    /// then each output's bytes in order), so that a new entry costs one allocation.
+    /// then each output's bytes in order), so that a new entry costs one allocation and a new
+    /// presentation an append.
     struct Entry {
         var hash: UInt64
         var store: [UInt8]
@@ -93,42 +94,32 @@ final class AnnotationCache: Sendable {
             return store.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
 
-        /// Adds `output` in `presentation`, replacing the one held in that presentation, else the
-        /// oldest when `maxOutputsPerStation` are held; the store is written anew (one allocation).
+        /// Adds `output` in `presentation`, appended to the store (what the store holds is not
+        /// written again; the array grows as arrays do, by doubling, when it is full). The output
+        /// held in that presentation, else the oldest when `maxOutputsPerStation` are held, is
+        /// removed first: the bytes after it move down over it, in place.
         mutating func add(presentation: Int, output: UnsafeRawBufferPointer) {
-            var kept = InlineArray<4, Output>(repeating: Output())
-            var keptCount = 0
-            for index in 0..<outputCount where outputs[index].presentation != presentation {
-                kept[keptCount] = outputs[index]
-                keptCount += 1
+            if let held = self.output(presentation) {
+                remove(held)
+            } else if outputCount >= AnnotationCache.maxOutputsPerStation {
+                remove(0)
             }
-            var first = 0
-            if keptCount >= AnnotationCache.maxOutputsPerStation { first = 1 }  // the oldest goes
-            var total = inputCount + output.count
-            for index in first..<keptCount { total += Int(kept[index].count) }
-            var next = InlineArray<4, Output>(repeating: Output())
-            var nextCount = 0
-            let inputCount = inputCount
-            let joined = store.withUnsafeBytes { old in
-                [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-                    let target = UnsafeMutableRawBufferPointer(buffer)
-                    Self.copy(UnsafeRawBufferPointer(rebasing: old[0..<inputCount]), to: target, at: 0)
-                    var at = inputCount
-                    for index in first..<keptCount {
-                        Self.copy(UnsafeRawBufferPointer(rebasing: old[kept[index].range]), to: target, at: at)
-                        next[nextCount] = Output(presentation: kept[index].presentation, start: Int32(at), count: kept[index].count)
-                        nextCount += 1
-                        at += Int(kept[index].count)
-                    }
-                    Self.copy(output, to: target, at: at)
-                    next[nextCount] = Output(presentation: presentation, start: Int32(at), count: Int32(output.count))
-                    nextCount += 1
-                    initialized = total
-                }
+            outputs[outputCount] = Output(presentation: presentation, start: Int32(store.count), count: Int32(output.count))
+            outputCount += 1
+            // The typed view appends by one copy (the bytes are a writer's `[UInt8]`, bound to UInt8).
+            store.append(contentsOf: output.assumingMemoryBound(to: UInt8.self))
+        }
+
+        /// Removes output `index`: its bytes cut out of the store, the outputs after it moved one
+        /// place down with their starts moved back by its length (one pass).
+        private mutating func remove(_ index: Int) {
+            let removed = outputs[index]
+            store.removeSubrange(removed.range)
+            for next in (index + 1)..<outputCount {
+                outputs[next - 1] = Output(presentation: outputs[next].presentation, start: outputs[next].start - removed.count,
+                                           count: outputs[next].count)
             }
-            store = joined
-            outputs = next
-            outputCount = nextCount
+            outputCount -= 1
         }
 
         /// Copies `source` into `target` at byte `at` (room checked by the callers' totals).
@@ -205,13 +196,8 @@ final class AnnotationCache: Sendable {
             insert(entry)
         }
 
-        /// Whether `stored` holds exactly the bytes of `bytes`. Two empty buffers are equal by
-        /// length alone (either may have no address).
-        static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-            equal(stored, prefix: stored.count, bytes)
-        }
-
-        /// Whether the first `count` bytes of `stored` (at most its length) are exactly `bytes`.
+        /// Whether the first `count` bytes of `stored` (at most its length) are exactly `bytes`. Two
+        /// empty buffers are equal by length alone (either may have no address).
         static func equal(_ stored: [UInt8], prefix count: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
             guard count == bytes.count, count <= stored.count else { return false }
             guard !bytes.isEmpty, let base = bytes.baseAddress else { return true }
