@@ -463,17 +463,20 @@ public final class FilterEngine: LineStage {
             }
         }
         for cluster in clusters { Visible.Item.cluster(cluster).write(to: &out) }
-        Visible.writeTail(to: &out) { writeRemoved(removed, into: &$0) }
+        Visible.writeTail(to: &out) { writeRemoved(removed, of: snapshot, into: &$0) }
     }
 
     /// The ids of removed keys as array elements, in the order given (ascending by key): a
-    /// station's quoted id copied from the interner once written (`KeyInterner.writeQuotedID`).
-    func writeRemoved(_ removed: [UInt64], into out: inout JSONWriter) {
+    /// station's quoted id copied from its kept item bytes in `snapshot` when there
+    /// (`StationItemBytes.writeQuotedID`), else its interned id quoted.
+    func writeRemoved(_ removed: [UInt64], of snapshot: StationSnapshot?, into out: inout JSONWriter) {
         for key in removed {
             if Cluster.isCluster(key) {
                 Cluster.writeID(forKey: key, into: &out)
+            } else if let snapshot, let position = snapshot.position(ofKey: key), snapshot.itemBytes.writeQuotedID(at: position, into: &out) {
+                continue
             } else {
-                interner.writeQuotedID(forKey: key, into: &out)
+                out.string(interner.id(for: key) ?? "")
             }
         }
     }

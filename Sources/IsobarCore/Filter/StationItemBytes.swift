@@ -53,6 +53,39 @@ public final class StationItemBytes {
         keep(out.bytes[start...], at: position)
     }
 
+    /// Writes the id of `stations[position]` as a JSON string value or element into `out`, copied
+    /// from its kept bytes (they begin `"id":` and the id as `JSONWriter.string` wrote it), and
+    /// returns true; false, writing nothing, when its bytes are not kept.
+    ///
+    /// Why: a station leaves a client's view once it has been sent, so its item bytes are usually
+    /// here, and copying its quoted id from them is cheaper than quoting the interned id afresh
+    /// (the filter's removals on a jump, ~20 ids an update).
+    func writeQuotedID(at position: Int, into out: inout JSONWriter) -> Bool {
+        guard position < entries.count else { return false }
+        let entry = entries[position]
+        guard entry != 0 else { return false }
+        let chunk = Int(entry >> 40), offset = Int((entry >> 20) & 0xF_FFFF), length = Int(entry & 0xF_FFFF)
+        return chunks[chunk].withUnsafeBufferPointer { all in
+            let item = UnsafeBufferPointer(rebasing: all[offset..<(offset + length)])
+            let quote = UInt8(ascii: "\""), prefix = 5  // `"id":`
+            guard item.count > prefix + 1, item[0] == quote, item[1] == UInt8(ascii: "i"), item[2] == UInt8(ascii: "d"),
+                  item[3] == quote, item[4] == UInt8(ascii: ":"), item[prefix] == quote else { return false }
+            // The closing quote: the first `"` not escaped (an escape is a backslash and the byte after it).
+            var i = prefix + 1
+            while i < item.count {
+                if item[i] == UInt8(ascii: "\\") {
+                    i += 2
+                } else if item[i] == quote {
+                    out.raw(UnsafeBufferPointer(rebasing: item[prefix...i]))
+                    return true
+                } else {
+                    i += 1
+                }
+            }
+            return false
+        }
+    }
+
     /// Keeps `written` as the bytes of `position` when it fits the bound (and a chunk).
     private func keep(_ written: ArraySlice<UInt8>, at position: Int) {
         let length = written.count

@@ -168,10 +168,16 @@ public final class StationSnapshot {
         }
     }
 
-    public func position(of id: String) -> Int? {
-        guard let key = interner.existingKey(for: id), Int(key) < positionByKey.count else { return nil }
+    /// The position of the station whose interned key is `key` (``keys``), if in this snapshot.
+    func position(ofKey key: UInt64) -> Int? {
+        guard key < UInt64(positionByKey.count) else { return nil }
         let position = positionByKey[Int(key)]
         return position >= 0 ? Int(position) : nil
+    }
+
+    public func position(of id: String) -> Int? {
+        guard let key = interner.existingKey(for: id) else { return nil }
+        return position(ofKey: key)
     }
 }
 
