@@ -201,9 +201,7 @@ public final class FilterEngine: LineStage {
                 // nothing a client sees; the same content fetched again later moves its age.
                 assembler.discard(end.snapshot)
                 guard end.fetchedAt > current.fetchedAt else { return }
-                current.source = end.source
-                current.fetchedAt = end.fetchedAt
-                current.ageSeconds = end.ageSeconds
+                current.refresh(source: end.source, fetchedAt: end.fetchedAt, ageSeconds: end.ageSeconds)
                 for client in clients.values where client.viewport.day == end.day {
                     send(client, full: false, forceMessage: true, into: &out)
                 }
