@@ -113,6 +113,33 @@ import Testing
         }
     }
 
+    /// A run of removals (`writeQuotedIDs`) copies each kept station's id, in the order given, and
+    /// hands every other key to `otherwise` in its place: a key with no station in the snapshot
+    /// (-1), a cluster's (past the positions), and a station whose bytes are not kept.
+    @Test func aRunOfIDsCopiesTheKeptAndHandsOnTheRest() {
+        let ids = ["A\"1", "B\\2", "C3"]
+        let stations = ids.map { Station(id: $0, name: "N", coordinate: Coordinate(latitude: 1, longitude: 2), temperature: 3) }
+        let bytes = StationItemBytes(count: stations.count)
+        stations.withUnsafeBufferPointer { all in
+            var items = JSONWriter()
+            for i in [0, 1] {  // C3 is never written
+                items.objectStart(); bytes.writeMembers(of: all, at: i, into: &items); items.objectEnd()
+            }
+        }
+        // Key 0 is station 2 (C3), key 1 station 0 (A"1), key 4 station 1 (B\2); keys 2 and 3 are none.
+        let positionByKey: [Int32] = [2, 0, -1, -1, 1]
+        var written = JSONWriter()
+        written.arrayStart()
+        var handedOn: [UInt64] = []
+        bytes.writeQuotedIDs(ofKeys: [0, 1, 3, 4, 1 << 63], positionByKey: positionByKey, into: &written) { key, out in
+            handedOn.append(key)
+            out.string("other \(key)")
+        }
+        written.arrayEnd()
+        #expect(handedOn == [0, 3, 1 << 63])
+        #expect(String(decoding: written.bytes, as: UTF8.self) == #"["other 0","A\"1","other 3","B\\2","other 9223372036854775808"]"#)
+    }
+
     /// A client's removals are the same line whether the ids are copied from the kept item bytes
     /// or quoted from the interner (nothing kept), for ids that need escapes.
     @Test func removalsAreTheSameWithAndWithoutKeptItems() {

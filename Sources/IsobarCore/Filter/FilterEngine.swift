@@ -466,16 +466,19 @@ public final class FilterEngine: LineStage {
 
     /// The ids of removed keys as array elements, in the order given (ascending by key): a
     /// station's quoted id copied from its kept item bytes in `snapshot` when there
-    /// (`StationItemBytes.writeQuotedID`), else its interned id quoted.
+    /// (`StationSnapshot.writeKeptIDs`), else its interned id quoted.
     func writeRemoved(_ removed: [UInt64], of snapshot: StationSnapshot?, into out: inout JSONWriter) {
-        for key in removed {
+        func quoted(_ key: UInt64, _ out: inout JSONWriter) {
             if Cluster.isCluster(key) {
                 Cluster.writeID(forKey: key, into: &out)
-            } else if let snapshot, let position = snapshot.position(ofKey: key), snapshot.itemBytes.writeQuotedID(at: position, into: &out) {
-                continue
             } else {
                 out.string(interner.id(for: key) ?? "")
             }
+        }
+        if let snapshot {
+            snapshot.writeKeptIDs(of: removed, into: &out, otherwise: quoted)
+        } else {
+            for key in removed { quoted(key, &out) }
         }
     }
 

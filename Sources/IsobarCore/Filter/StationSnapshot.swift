@@ -179,16 +179,17 @@ public final class StationSnapshot {
         }
     }
 
-    /// The position of the station whose interned key is `key` (``keys``), if in this snapshot.
-    func position(ofKey key: UInt64) -> Int? {
-        guard key < UInt64(positionByKey.count) else { return nil }
-        let position = positionByKey[Int(key)]
-        return position >= 0 ? Int(position) : nil
+    /// Writes the id of each interned key in `keys` as an array element, copied from the kept
+    /// item bytes of this snapshot's station with that key (`StationItemBytes.writeQuotedIDs`); a
+    /// key without one goes to `otherwise`.
+    func writeKeptIDs(of keys: [UInt64], into out: inout JSONWriter, otherwise: (UInt64, inout JSONWriter) -> Void) {
+        itemBytes.writeQuotedIDs(ofKeys: keys, positionByKey: positionByKey, into: &out, otherwise: otherwise)
     }
 
     public func position(of id: String) -> Int? {
-        guard let key = interner.existingKey(for: id) else { return nil }
-        return position(ofKey: key)
+        guard let key = interner.existingKey(for: id), Int(key) < positionByKey.count else { return nil }
+        let position = positionByKey[Int(key)]
+        return position >= 0 ? Int(position) : nil
     }
 }
 
