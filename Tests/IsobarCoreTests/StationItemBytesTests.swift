@@ -91,11 +91,16 @@ import Testing
                 items.objectStart(); kept.writeMembers(of: all, at: i, into: &items); items.objectEnd()
                 items.objectStart(); unkept.writeMembers(of: all, at: i, into: &items); items.objectEnd()
             }
+            #expect(!items.bytes.isEmpty)
         }
         var nothing = JSONWriter()
         nothing.arrayStart()
-        #expect(!kept.writeQuotedID(at: stations.count - 1, into: &nothing))
-        for i in stations.indices { #expect(!unkept.writeQuotedID(at: i, into: &nothing)) }
+        let neverWritten = kept.writeQuotedID(at: stations.count - 1, into: &nothing)
+        #expect(!neverWritten)
+        for i in stations.indices {
+            let notKept = unkept.writeQuotedID(at: i, into: &nothing)
+            #expect(!notKept)
+        }
         #expect(nothing.bytes == [UInt8(ascii: "[")])
         for round in 0..<3 {
             let order = Array(written.dropFirst(round)) + Array(written.prefix(round))
@@ -104,7 +109,8 @@ import Testing
             copied.arrayStart()
             reference.arrayStart()
             for i in order {
-                #expect(kept.writeQuotedID(at: i, into: &copied), "\(ids[i])")
+                let found = kept.writeQuotedID(at: i, into: &copied)
+                #expect(found, "\(ids[i])")
                 reference.string(ids[i])
             }
             copied.arrayEnd()
@@ -125,6 +131,7 @@ import Testing
             for i in [0, 1] {  // C3 is never written
                 items.objectStart(); bytes.writeMembers(of: all, at: i, into: &items); items.objectEnd()
             }
+            #expect(!items.bytes.isEmpty)
         }
         // Key 0 is station 2 (C3), key 1 station 0 (A"1), key 4 station 1 (B\2); keys 2 and 3 are none.
         let positionByKey: [Int32] = [2, 0, -1, -1, 1]
