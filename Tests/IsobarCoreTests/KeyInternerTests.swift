@@ -96,33 +96,4 @@ import Testing
         }
         #expect(found)
     }
-
-    /// A removal's quoted id (`writeQuotedID`) is `JSONWriter.string`'s bytes the first time (the
-    /// general path, whose bytes it keeps) and every time after (copied from what it kept), as an
-    /// array's first element and after others, for ids that need escapes (quote, backslash, tab,
-    /// newline, DEL, a control byte), non-ASCII and long ones; a key it never gave writes `""`.
-    @Test func quotedIDsAreTheWritersStrings() {
-        let interner = KeyInterner()
-        let ids = ["K1D3", "a\"quote", "back\\slash", "tab\tand\nnewline", "del\u{7F}", "ctl\u{01}", "Košice-é",
-                   String(repeating: "x", count: 300)]
-        let keys = ids.map { interner.key(for: $0) }
-        // Round 0 writes each id the general way and keeps it; rounds 1 and 2 copy it, each id at
-        // another place in the array (first, or after a comma) than where it was kept.
-        for round in 0..<3 {
-            let order = Array(ids.indices.dropFirst(round)) + Array(ids.indices.prefix(round))
-            var written = JSONWriter()
-            var reference = JSONWriter()
-            written.arrayStart()
-            reference.arrayStart()
-            for i in order {
-                interner.writeQuotedID(forKey: keys[i], into: &written)
-                reference.string(ids[i])
-            }
-            interner.writeQuotedID(forKey: UInt64(ids.count + 5), into: &written)
-            reference.string("")
-            written.arrayEnd()
-            reference.arrayEnd()
-            #expect(String(decoding: written.bytes, as: UTF8.self) == String(decoding: reference.bytes, as: UTF8.self), "round \(round)")
-        }
-    }
 }

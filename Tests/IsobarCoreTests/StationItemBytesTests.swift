@@ -72,4 +72,98 @@ import Testing
         #expect((all?.stationsHeld ?? 0) > 100)
         #expect((some?.bytesHeld ?? .max) <= 4_000 && (some?.stationsHeld ?? 0) > 0)
     }
+
+    /// A kept station's quoted id (`writeQuotedID`, what the filter's removals copy) is
+    /// `JSONWriter.string`'s bytes of its id, as an array's first element and after others, for
+    /// ids that need escapes (a quote, an escaped backslash then a quote, a trailing backslash,
+    /// tab, newline, DEL, a control byte), non-ASCII and long ones. A station not written yet, or
+    /// not kept (a zero bound), writes nothing and says so.
+    @Test func aKeptStationsQuotedIDIsTheWritersString() {
+        let ids = ["K1D3", "a\"quote", "back\\\"slash", "ends\\", "tab\tand\nnewline", "del\u{7F}", "ctl\u{01}", "Košice-é",
+                   String(repeating: "x", count: 300), "never written"]
+        let stations = ids.map { Station(id: $0, name: "N \"\($0)\"", coordinate: Coordinate(latitude: 1, longitude: 2), temperature: 3) }
+        let kept = StationItemBytes(count: stations.count)
+        let unkept = StationItemBytes(count: stations.count, byteLimit: 0)
+        let written = Array(stations.indices.dropLast())
+        stations.withUnsafeBufferPointer { all in
+            var items = JSONWriter()
+            for i in written {
+                items.objectStart(); kept.writeMembers(of: all, at: i, into: &items); items.objectEnd()
+                items.objectStart(); unkept.writeMembers(of: all, at: i, into: &items); items.objectEnd()
+            }
+            #expect(!items.bytes.isEmpty)
+        }
+        var nothing = JSONWriter()
+        nothing.arrayStart()
+        let neverWritten = kept.writeQuotedID(at: stations.count - 1, into: &nothing)
+        #expect(!neverWritten)
+        for i in stations.indices {
+            let notKept = unkept.writeQuotedID(at: i, into: &nothing)
+            #expect(!notKept)
+        }
+        #expect(nothing.bytes == [UInt8(ascii: "[")])
+        for round in 0..<3 {
+            let order = Array(written.dropFirst(round)) + Array(written.prefix(round))
+            var copied = JSONWriter()
+            var reference = JSONWriter()
+            copied.arrayStart()
+            reference.arrayStart()
+            for i in order {
+                let found = kept.writeQuotedID(at: i, into: &copied)
+                #expect(found, "\(ids[i])")
+                reference.string(ids[i])
+            }
+            copied.arrayEnd()
+            reference.arrayEnd()
+            #expect(String(decoding: copied.bytes, as: UTF8.self) == String(decoding: reference.bytes, as: UTF8.self), "round \(round)")
+        }
+    }
+
+    /// A run of removals (`writeQuotedIDs`) copies each kept station's id, in the order given, and
+    /// hands every other key to `otherwise` in its place: a key with no station in the snapshot
+    /// (-1), a cluster's (past the positions), and a station whose bytes are not kept.
+    @Test func aRunOfIDsCopiesTheKeptAndHandsOnTheRest() {
+        let ids = ["A\"1", "B\\2", "C3"]
+        let stations = ids.map { Station(id: $0, name: "N", coordinate: Coordinate(latitude: 1, longitude: 2), temperature: 3) }
+        let bytes = StationItemBytes(count: stations.count)
+        stations.withUnsafeBufferPointer { all in
+            var items = JSONWriter()
+            for i in [0, 1] {  // C3 is never written
+                items.objectStart(); bytes.writeMembers(of: all, at: i, into: &items); items.objectEnd()
+            }
+            #expect(!items.bytes.isEmpty)
+        }
+        // Key 0 is station 2 (C3), key 1 station 0 (A"1), key 4 station 1 (B\2); keys 2 and 3 are none.
+        let positionByKey: [Int32] = [2, 0, -1, -1, 1]
+        var written = JSONWriter()
+        written.arrayStart()
+        var handedOn: [UInt64] = []
+        bytes.writeQuotedIDs(ofKeys: [0, 1, 3, 4, 1 << 63], positionByKey: positionByKey, into: &written) { key, out in
+            handedOn.append(key)
+            out.string("other \(key)")
+        }
+        written.arrayEnd()
+        #expect(handedOn == [0, 3, 1 << 63])
+        #expect(String(decoding: written.bytes, as: UTF8.self) == #"["other 0","A\"1","other 3","B\\2","other 9223372036854775808"]"#)
+    }
+
+    /// A client's removals are the same line whether the ids are copied from the kept item bytes
+    /// or quoted from the interner (nothing kept), for ids that need escapes.
+    @Test func removalsAreTheSameWithAndWithoutKeptItems() {
+        func panAway(cacheBytes: Int) -> (String, Int) {
+            var options = FilterOptions()
+            options.itemCacheBytes = cacheBytes
+            let engine = FilterEngine(options: options)
+            let tricky = [Station(id: "q\"1\\", name: "Q", coordinate: Coordinate(latitude: 10.5, longitude: 20.5), temperature: 1),
+                          Station(id: "é\t2", name: "E", coordinate: Coordinate(latitude: 11, longitude: 21), temperature: 2)]
+            _ = feed(engine, TestSupport.snapshotLines(day: .today, stations: tricky, id: "s1", fetchedAt: 1_000))
+            _ = feed(engine, viewport("alice", 10, 20, 4))
+            return (feed(engine, viewport("alice", -40, -100, 1)), engine.snapshot(for: .today)?.itemBytes.stationsHeld ?? -1)
+        }
+        let (copied, held) = panAway(cacheBytes: StationItemBytes.defaultByteLimit)
+        let (quoted, none) = panAway(cacheBytes: 0)
+        #expect(held == 2 && none == 0)
+        #expect(copied.contains(#""remove":["q\"1\\","é\t2"]}"#))
+        #expect(copied == quoted)
+    }
 }

@@ -23,6 +23,6 @@ extension FilterEngine {
             }
         }
         for cluster in clusters { FormatEngine.write(cluster: cluster, titles: titles, into: &out) }
-        Visible.writeTail(to: &out) { writeRemoved(removed, into: &$0) }  // the tail of `annotations` too
+        Visible.writeTail(to: &out) { writeRemoved(removed, of: snapshot, into: &$0) }  // the tail of `annotations` too
     }
 }

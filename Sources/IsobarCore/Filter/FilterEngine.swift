@@ -201,9 +201,7 @@ public final class FilterEngine: LineStage {
                 // nothing a client sees; the same content fetched again later moves its age.
                 assembler.discard(end.snapshot)
                 guard end.fetchedAt > current.fetchedAt else { return }
-                current.source = end.source
-                current.fetchedAt = end.fetchedAt
-                current.ageSeconds = end.ageSeconds
+                current.refresh(source: end.source, fetchedAt: end.fetchedAt, ageSeconds: end.ageSeconds)
                 for client in clients.values where client.viewport.day == end.day {
                     send(client, full: false, forceMessage: true, into: &out)
                 }
@@ -463,18 +461,24 @@ public final class FilterEngine: LineStage {
             }
         }
         for cluster in clusters { Visible.Item.cluster(cluster).write(to: &out) }
-        Visible.writeTail(to: &out) { writeRemoved(removed, into: &$0) }
+        Visible.writeTail(to: &out) { writeRemoved(removed, of: snapshot, into: &$0) }
     }
 
     /// The ids of removed keys as array elements, in the order given (ascending by key): a
-    /// station's quoted id copied from the interner once written (`KeyInterner.writeQuotedID`).
-    func writeRemoved(_ removed: [UInt64], into out: inout JSONWriter) {
-        for key in removed {
+    /// station's quoted id copied from its kept item bytes in `snapshot` when there
+    /// (`StationSnapshot.writeKeptIDs`), else its interned id quoted.
+    func writeRemoved(_ removed: [UInt64], of snapshot: StationSnapshot?, into out: inout JSONWriter) {
+        func quoted(_ key: UInt64, _ out: inout JSONWriter) {
             if Cluster.isCluster(key) {
                 Cluster.writeID(forKey: key, into: &out)
             } else {
-                interner.writeQuotedID(forKey: key, into: &out)
+                out.string(interner.id(for: key) ?? "")
             }
+        }
+        if let snapshot {
+            snapshot.writeKeptIDs(of: removed, into: &out, otherwise: quoted)
+        } else {
+            for key in removed { quoted(key, &out) }
         }
     }
 

@@ -12,14 +12,6 @@
 /// `Hasher`): a hostile feed cannot turn lookups quadratic.
 public final class KeyInterner {
     private var ids: [String] = []
-    /// Each id as a JSON string (quoted and escaped: what `JSONWriter.string` writes), kept the
-    /// first time it is written as a removal (`writeQuotedID`) and copied from then on: a station
-    /// leaves client after client's view, pan after pan, and quoting its id every time was ~10 %
-    /// of the filter's small-step update. Per key, 0 (not kept yet) or offset << 16 | length in
-    /// `quoted`. Allocated on the first removal: 8 bytes an id (8 MB at a million), plus the
-    /// quoted bytes of the ids ever removed (each id's length + 2, more for escapes).
-    private var quotedEntries: [UInt64] = []
-    private var quoted: [UInt8] = []
     private var slots: [Int32]
     private var mask: Int
     private let seed: UInt64
@@ -112,29 +104,6 @@ public final class KeyInterner {
 
     public func id(for key: UInt64) -> String? {
         key < UInt64(ids.count) ? ids[Int(key)] : nil
-    }
-
-    /// Writes the id of `key` as an array element or value into `out` (`""` for a key it never
-    /// gave, such as a cluster's): the same bytes as `out.string(id)`, copied from `quoted` once
-    /// written there.
-    func writeQuotedID(forKey key: UInt64, into out: inout JSONWriter) {
-        guard key < UInt64(ids.count) else { out.string(""); return }
-        let k = Int(key)
-        if quotedEntries.count < ids.count { quotedEntries.append(contentsOf: repeatElement(0, count: ids.count - quotedEntries.count)) }
-        let entry = quotedEntries[k]
-        if entry != 0 {
-            let offset = Int(entry >> 16), length = Int(entry & 0xFFFF)
-            quoted.withUnsafeBufferPointer { out.raw(UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)])) }
-            return
-        }
-        let start = out.bytes.count
-        out.string(ids[k])
-        // What `string` wrote, without the comma it may have put first (a string starts with `"`).
-        let comma = out.bytes[start] == UInt8(ascii: ",") ? 1 : 0
-        let length = out.bytes.count - start - comma
-        guard length < 1 << 16 else { return }  // an id that long is quoted every time
-        quotedEntries[k] = UInt64(quoted.count) << 16 | UInt64(length)
-        quoted.append(contentsOf: out.bytes[(start + comma)...])
     }
 
     /// Rebuilds the slots with at least twice `count` of them (a power of two), if needed.

@@ -6,11 +6,13 @@ public final class StationSnapshot {
     public let day: Day
     public let id: String
     /// Metadata may be refreshed when the same content arrives again (from the feed after the store).
-    public internal(set) var source: SnapshotEnd.Source { didSet { infoMembers = Self.members(of: info) } }
-    public internal(set) var fetchedAt: Double { didSet { infoMembers = Self.members(of: info) } }
-    public internal(set) var ageSeconds: Double { didSet { infoMembers = Self.members(of: info) } }
+    /// Set together, by ``refresh(source:fetchedAt:ageSeconds:)``.
+    public private(set) var source: SnapshotEnd.Source
+    public private(set) var fetchedAt: Double
+    public private(set) var ageSeconds: Double
     /// `info`'s four members as `SnapshotInfo.writeMembers` writes them (`"snapshot":…,"ageSeconds":…`,
-    /// no leading comma), written when the snapshot is made and when its provenance is refreshed,
+    /// no leading comma), written when the snapshot is made and when its provenance is refreshed
+    /// (once for all three members: ``refresh(source:fetchedAt:ageSeconds:)``),
     /// and copied into every `visible` head (`Visible.writeHead(to:provenance:)`): printing them
     /// (two strings, a ten-digit `fetchedAt`) was ~2,000 instructions of every update. ~100 bytes a
     /// snapshot.
@@ -111,6 +113,15 @@ public final class StationSnapshot {
         infoMembers = Self.members(of: info)
     }
 
+    /// Takes a newer fetch's provenance (the same content fetched again later) and writes
+    /// `infoMembers` afresh, once.
+    func refresh(source: SnapshotEnd.Source, fetchedAt: Double, ageSeconds: Double) {
+        self.source = source
+        self.fetchedAt = fetchedAt
+        self.ageSeconds = ageSeconds
+        infoMembers = Self.members(of: info)
+    }
+
     /// The bytes `info.writeMembers` writes into an empty writer.
     private static func members(of info: SnapshotInfo) -> [UInt8] {
         var writer = JSONWriter(capacity: 128)
@@ -166,6 +177,13 @@ public final class StationSnapshot {
                 }
             }
         }
+    }
+
+    /// Writes the id of each interned key in `keys` as an array element, copied from the kept
+    /// item bytes of this snapshot's station with that key (`StationItemBytes.writeQuotedIDs`); a
+    /// key without one goes to `otherwise`.
+    func writeKeptIDs(of keys: [UInt64], into out: inout JSONWriter, otherwise: (UInt64, inout JSONWriter) -> Void) {
+        itemBytes.writeQuotedIDs(ofKeys: keys, positionByKey: positionByKey, into: &out, otherwise: otherwise)
     }
 
     public func position(of id: String) -> Int? {
