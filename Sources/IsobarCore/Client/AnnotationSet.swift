@@ -181,7 +181,8 @@ public struct AnnotationSet: Sendable {
                     table.upsert(scanned.item(in: line))
                 } else {
                     let title = titles.title(scanned.title, in: line)
-                    table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range])) { scanned.fill(&$0, in: line, title: title) }
+                    table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range]),
+                                 update: { scanned.fill(&$0, in: line, title: title) }, make: { scanned.item(id: $0, title: title, in: line) })
                 }
             }
         }
