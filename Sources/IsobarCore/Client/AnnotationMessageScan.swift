@@ -77,6 +77,11 @@ enum AnnotationMessageScan {
             let start = scanner.index
             switch key {
             case .upsert:
+                // Room for an item per 96 bytes of the rest of the line (the formatter writes
+                // more per item), made once: from room for 16, a jump's fifty items took two
+                // doublings, each copying the items read so far. At 120 bytes an item the room is
+                // at most 1.25 times the rest of the line, held while the line is applied.
+                upserts.reserveCapacity(upserts.count + (line.count - start) / 96)
                 guard first == UInt8(ascii: "["), scanner.readElements(into: &upserts, { AnnotationItemScan.item(&$0, keepsDetail: keepsDetail) })
                 else { return nil }
             case .remove:
