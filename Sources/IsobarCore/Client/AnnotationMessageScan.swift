@@ -144,10 +144,9 @@ enum AnnotationMessageScan {
     /// and a line of a million zeros must not cost a million entries). False when it is no valid
     /// value.
     private static func removeElement(_ scanner: inout JSONScanner, into removes: inout [ScannedItem.Text]) -> Bool {
-        let start = scanner.index
         if scanner.peek() == UInt8(ascii: "\"") {
-            guard let escaped = try? scanner.scanString() else { return false }
-            removes.append(ScannedItem.Text(range: (start + 1)..<(scanner.index - 1), escaped: escaped))
+            guard let text = AnnotationItemScan.string(&scanner) else { return false }
+            removes.append(text)
             return true
         }
         return (try? scanner.scanValue(depth: 2)) != nil
