@@ -66,7 +66,9 @@ struct CountedCommand: ParsableCommand {
         var sets = Array(repeating: AnnotationFollower(), count: clients)
         let failed = countedClientApply(&sets, annotations)
         guard failed == 0 else { throw ValidationError("\(failed) annotations messages were not applied") }
-        summary.append(("client-apply", "\(sets.reduce(0) { $0 + $1.set.count }) items held"))
+        let differing = Self.crossCheck(annotations, clients: clients, against: sets)
+        guard differing.isEmpty else { throw ValidationError("the client's one-pass sets differ from the general reader's: \(differing.joined(separator: "; "))") }
+        summary.append(("client-apply", "\(sets.reduce(0) { $0 + $1.set.count }) items held, every set as the general reader's (also with detail)"))
 
         let dump = gazetteerDump(generated.prefix(places))
         let gazetteer = try dump.withUnsafeBytes { try Gazetteer(dump: $0, file: "counted") }
@@ -75,6 +77,29 @@ struct CountedCommand: ParsableCommand {
         summary.append(("geocode-reverse", "\(names.count) queries, \(found) hits; \(points.count) points, \(near) near a place"))
 
         for (path, text) in summary { print("\(path): \(text)") }
+    }
+
+    /// The client-apply path's sets (`apply(storage:)`, the one-pass reader) against the general
+    /// reader's (`apply(_:)` on the parsed line) for every client, and the same two readers with
+    /// `keepsDetail` (what `IsobarClient` keeps): the same items in the same order, message by
+    /// message for the sets with detail. Not counted (it runs after `countedClientApply`). What
+    /// differs, or nothing.
+    private static func crossCheck(_ messages: [(client: Int, line: [UInt8])], clients: Int, against sets: [AnnotationFollower]) -> [String] {
+        var general = Array(repeating: AnnotationSet(), count: clients)
+        var detailOnePass = Array(repeating: AnnotationSet(keepsDetail: true), count: clients)
+        var detailGeneral = detailOnePass
+        var differing: [String] = []
+        for (n, message) in messages.enumerated() {
+            guard let object = try? JSONObject(storage: message.line), (try? general[message.client].apply(object)) == .applied,
+                  (try? detailGeneral[message.client].apply(object)) == .applied,
+                  (try? detailOnePass[message.client].apply(storage: message.line)) == .applied else {
+                differing.append("message \(n) not applied by every reader")
+                continue
+            }
+            if detailOnePass[message.client].values != detailGeneral[message.client].values { differing.append("message \(n), with detail") }
+        }
+        for client in 0..<clients where sets[client].set.values != general[client].values { differing.append("client \(client)") }
+        return differing
     }
 
     /// Every client's pans (the `clients` benchmark's jumping walk), interleaved as they would

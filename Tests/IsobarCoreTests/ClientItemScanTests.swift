@@ -2,7 +2,7 @@ import Testing
 @testable import IsobarCore
 
 /// The one-pass item reader's parts that keep text in the line (`ScannedItem`), compare keys as
-/// words (`AnnotationItemScan.Key.spelled`) and upsert by the id's bytes (`AnnotationTable.upsert(id:_:)`),
+/// words (`AnnotationItemScan.Key.spelled`) and upsert by the id's bytes (`AnnotationTable.upsert(id:update:make:)`),
 /// against the general reader: exact spellings, and the same outcome, error, set and order of
 /// items on thousands of generated lines whose items are reordered, padded, escaped, repeated,
 /// nulled, lengthened and retyped.

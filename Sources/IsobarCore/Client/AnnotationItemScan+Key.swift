@@ -56,6 +56,9 @@ extension AnnotationItemScan {
             return key
         }
 
+        /// The key's bit in the item reader's mask of the keys it has read.
+        var bit: UInt16 { 1 << UInt16(rawValue) }
+
         /// `"name":` as little-endian words (the first eight bytes, then the rest, zero-padded)
         /// and its length in bytes. `ClientMessageScanTests` checks each against its name.
         var spelling: (UInt64, UInt64, Int) {

@@ -77,6 +77,11 @@ enum AnnotationMessageScan {
             let start = scanner.index
             switch key {
             case .upsert:
+                // Room for an item per 96 bytes of the rest of the line (the formatter writes
+                // more per item), made once: from room for 16, a jump's fifty items took two
+                // doublings, each copying the items read so far. At 120 bytes an item the room is
+                // at most 1.25 times the rest of the line, held while the line is applied.
+                upserts.reserveCapacity(upserts.count + (line.count - start) / 96)
                 guard first == UInt8(ascii: "["), scanner.readElements(into: &upserts, { AnnotationItemScan.item(&$0, keepsDetail: keepsDetail) })
                 else { return nil }
             case .remove:
@@ -139,10 +144,9 @@ enum AnnotationMessageScan {
     /// and a line of a million zeros must not cost a million entries). False when it is no valid
     /// value.
     private static func removeElement(_ scanner: inout JSONScanner, into removes: inout [ScannedItem.Text]) -> Bool {
-        let start = scanner.index
         if scanner.peek() == UInt8(ascii: "\"") {
-            guard let escaped = try? scanner.scanString() else { return false }
-            removes.append(ScannedItem.Text(range: (start + 1)..<(scanner.index - 1), escaped: escaped))
+            guard let text = AnnotationItemScan.string(&scanner) else { return false }
+            removes.append(text)
             return true
         }
         return (try? scanner.scanValue(depth: 2)) != nil

@@ -87,11 +87,10 @@ public struct AnnotationSet: Sendable {
     /// instead, so the outcome, the set and the error are always those of
     /// ``apply(_:)-(JSONObject)`` on the parsed line. Throws for a line that is not a JSON object.
     public mutating func apply(storage: [UInt8]) throws(MessageError) -> Outcome {
-        // Both arrays grow as the scan reads their elements (doubling; the items from room for
-        // 16, about 2 KB, whatever the line's length), so a line that is mostly a long `remove`
-        // array reserves no room for items it does not hold; `removes` holds its strings only.
+        // Both arrays grow as the scan reads their elements: the items from the room the scan
+        // reserves when it reaches `upsert` (see `AnnotationMessageScan.read`), `removes` by
+        // doubling (it holds the `remove` array's strings only).
         var upserts: [ScannedItem] = []
-        upserts.reserveCapacity(16)
         var removes: [ScannedItem.Text] = []
         let detail = keepsDetail
         // The whole line in one pass (`AnnotationMessageScan`), else the member-by-member reader.
@@ -181,7 +180,8 @@ public struct AnnotationSet: Sendable {
                     table.upsert(scanned.item(in: line))
                 } else {
                     let title = titles.title(scanned.title, in: line)
-                    table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range])) { scanned.fill(&$0, in: line, title: title) }
+                    table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range]),
+                                 update: { scanned.fill(&$0, in: line, title: title) }, make: { scanned.item(id: $0, title: title, in: line) })
                 }
             }
         }

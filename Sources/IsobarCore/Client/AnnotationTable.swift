@@ -33,21 +33,21 @@ struct AnnotationTable: Sendable {
         if items.count * 2 > slots.count { grow() }
     }
 
-    /// Adds or updates the item whose id is these UTF-8 bytes: `fill` sets every member but the id,
-    /// on the item held (which keeps its id, the same bytes) or on a new item whose id is made
-    /// from the bytes. The same items as ``upsert(_:)`` with the whole item, without a `String`
-    /// made and released for an id the table holds, or hashed twice.
+    /// Adds or updates the item whose id is these UTF-8 bytes: `update` sets every member but the
+    /// id on the item held (which keeps its id, the same bytes), or `make` makes the new item with
+    /// the id given (a `String` made from the bytes). The same items as ``upsert(_:)`` with the
+    /// whole item, without a `String` made and released for an id the table holds, or hashed
+    /// twice. A new item is made whole, not made with placeholders and then set member by member
+    /// (which retained and released each text twice).
     @inline(__always)
-    mutating func upsert(id: UnsafeRawBufferPointer, _ fill: (inout AnnotationSet.Item) -> Void) {
+    mutating func upsert(id: UnsafeRawBufferPointer, update: (inout AnnotationSet.Item) -> Void, make: (String) -> AnnotationSet.Item) {
         let (hash, slot, found) = locate(id)
         if found {
-            fill(&items[Int(slots[slot])])
+            update(&items[Int(slots[slot])])
             return
         }
-        // Made in place at the end (no copy of the item to append, and none to release).
         slots[slot] = Int32(items.count)
-        items.append(AnnotationSet.Item(id: String(decoding: id, as: UTF8.self), coordinate: Coordinate(latitude: 0, longitude: 0), title: "", count: 1))
-        fill(&items[items.count - 1])
+        items.append(make(String(decoding: id, as: UTF8.self)))
         hashes.append(hash)
         if items.count * 2 > slots.count { grow() }
     }

@@ -2,8 +2,8 @@
 /// kept: its numbers, and where its texts lie in the line. Plain data (no `String`, nothing
 /// retained): a line's items gather in an array that grows by copying bytes, and no text is made
 /// for the items of a line that a later member makes the reader decline. The set makes the
-/// ``AnnotationSet/Item`` once the whole line has been read (``item(in:)``, or in place in its
-/// table, where an id it already holds makes no new `String`).
+/// ``AnnotationSet/Item`` once the whole line has been read (``item(in:)``, or by its id's bytes
+/// in its table, where an id it already holds makes no new `String`).
 struct ScannedItem: Equatable {
     /// A string member's bytes between its quotes, and whether they hold an escape to undo.
     struct Text: Equatable {
@@ -46,10 +46,17 @@ struct ScannedItem: Equatable {
         item.rotation = rotation
     }
 
+    /// The item as the set keeps it, with the id and title given (what ``id`` and ``title``
+    /// spell, made by the caller: the table makes the id, the set takes the title from its
+    /// ``TitleCache``).
+    @inline(__always)
+    func item(id: String, title: String, in line: UnsafeRawBufferPointer) -> AnnotationSet.Item {
+        AnnotationSet.Item(id: id, coordinate: coordinate, title: title, count: count, stale: stale,
+                           subtitle: subtitle.string(in: line), cluster: cluster, rotation: rotation)
+    }
+
     /// The item as the set keeps it.
     func item(in line: UnsafeRawBufferPointer) -> AnnotationSet.Item {
-        var item = AnnotationSet.Item(id: id.string(in: line), coordinate: coordinate, title: "", count: 1)
-        fill(&item, in: line, title: title.string(in: line))
-        return item
+        item(id: id.string(in: line), title: title.string(in: line), in: line)
     }
 }
