@@ -53,12 +53,6 @@ public final class StationItemBytes {
         keep(out.bytes[start...], at: position)
     }
 
-    /// Writes the id of `stations[position]` as a JSON string value or element into `out`, copied
-    /// from its kept bytes, and returns true; false, writing nothing, when its bytes are not kept.
-    func writeQuotedID(at position: Int, into out: inout JSONWriter) -> Bool {
-        Self.writeQuotedID(entry: position < entries.count ? entries[position] : 0, in: chunks, into: &out)
-    }
-
     /// For each of `keys` in order, writes the id of the station at `positionByKey[key]` as a JSON
     /// string element, copied from its kept bytes; a key with no station there (a cluster's, one
     /// not in this snapshot), or whose bytes are not kept, goes to `otherwise`.
