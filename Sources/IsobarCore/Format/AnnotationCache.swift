@@ -46,12 +46,23 @@ final class AnnotationCache: Sendable {
 
     /// Where one station's annotation in one presentation (`ResolvedPresentation.cacheCode`) lies
     /// in its entry's `store` (an entry is at most `maxItemBytes` of input and 4 outputs of at
-    /// most `maxOutputBytes` each: its store's offsets fit 32 bits).
+    /// most `maxOutputBytes` each: its store's offsets fit 32 bits; presentation codes are below
+    /// `ResolvedPresentation.cacheCodeCount`, and `store` takes only codes that fit 32 bits).
+    /// Twelve bytes, so that an entry is 72 bytes (entries are moved and copied as they are stored).
     struct Output {
-        var presentation: Int = 0
+        var code: Int32 = 0
         var start: Int32 = 0
         var count: Int32 = 0
 
+        init() {}
+
+        init(presentation: Int, start: Int, count: Int) {
+            code = Int32(truncatingIfNeeded: presentation)
+            self.start = Int32(truncatingIfNeeded: start)
+            self.count = Int32(truncatingIfNeeded: count)
+        }
+
+        var presentation: Int { Int(code) }
         var range: Range<Int> { Int(start)..<(Int(start) + Int(count)) }
     }
 
@@ -61,23 +72,31 @@ final class AnnotationCache: Sendable {
     struct Entry {
         var hash: UInt64
         var store: [UInt8]
-        var inputCount: Int
+        /// The input's length (`inputCount`), 32 bits as in `Output`.
+        private var inputLength: Int32
+        /// How many outputs are held (`outputCount`).
+        private var held: Int32 = 0
         /// The first `outputCount` are held, oldest first (`maxOutputsPerStation` of them at most).
         var outputs = InlineArray<4, Output>(repeating: Output())
-        var outputCount = 0
+
+        var inputCount: Int { Int(inputLength) }
+        var outputCount: Int {
+            get { Int(held) }
+            set { held = Int32(truncatingIfNeeded: newValue) }
+        }
 
         /// An entry of `input` with the one annotation `output` in `presentation`.
         init(hash: UInt64, input: UnsafeRawBufferPointer, presentation: Int, output: UnsafeRawBufferPointer) {
             self.hash = hash
-            inputCount = input.count
+            inputLength = Int32(truncatingIfNeeded: input.count)
             store = [UInt8](unsafeUninitializedCapacity: input.count + output.count) { buffer, initialized in
                 let target = UnsafeMutableRawBufferPointer(buffer)
                 Self.copy(input, to: target, at: 0)
                 Self.copy(output, to: target, at: input.count)
                 initialized = input.count + output.count
             }
-            outputs[0] = Output(presentation: presentation, start: Int32(input.count), count: Int32(output.count))
-            outputCount = 1
+            outputs[0] = Output(presentation: presentation, start: input.count, count: output.count)
+            held = 1
         }
 
         /// The bytes stored: the input's and every output's (the cache's byte bound counts these).
@@ -104,7 +123,7 @@ final class AnnotationCache: Sendable {
             } else if outputCount >= AnnotationCache.maxOutputsPerStation {
                 remove(0)
             }
-            outputs[outputCount] = Output(presentation: presentation, start: Int32(store.count), count: Int32(output.count))
+            outputs[outputCount] = Output(presentation: presentation, start: store.count, count: output.count)
             outputCount += 1
             // The typed view appends by one copy (the bytes are a writer's `[UInt8]`, bound to UInt8).
             store.append(contentsOf: output.assumingMemoryBound(to: UInt8.self))
@@ -116,8 +135,8 @@ final class AnnotationCache: Sendable {
             let removed = outputs[index]
             store.removeSubrange(removed.range)
             for next in (index + 1)..<outputCount {
-                outputs[next - 1] = Output(presentation: outputs[next].presentation, start: outputs[next].start - removed.count,
-                                           count: outputs[next].count)
+                outputs[next - 1] = outputs[next]
+                outputs[next - 1].start -= removed.count
             }
             outputCount -= 1
         }
@@ -172,7 +191,7 @@ final class AnnotationCache: Sendable {
         mutating func store(_ hash: UInt64, input: UnsafeRawBufferPointer, presentation: Int, output: UnsafeRawBufferPointer,
                             maxStations: Int, maxBytes: Int) {
             guard input.count <= AnnotationCache.maxItemBytes, output.count <= AnnotationCache.maxOutputBytes,
-                  input.count + output.count <= maxBytes else { return }
+                  input.count + output.count <= maxBytes, Int32(exactly: presentation) != nil else { return }
             if let index = find(hash) {
                 bytes -= entries[index].byteCount
                 if Self.equal(entries[index].store, prefix: entries[index].inputCount, input) {
@@ -191,9 +210,8 @@ final class AnnotationCache: Sendable {
                 }
                 return
             }
-            let entry = Entry(hash: hash, input: input, presentation: presentation, output: output)
-            if entries.count >= maxStations || bytes + entry.byteCount > maxBytes { reset() }
-            insert(entry)
+            if entries.count >= maxStations || bytes + input.count + output.count > maxBytes { reset() }
+            insert(Entry(hash: hash, input: input, presentation: presentation, output: output))
         }
 
         /// Whether the first `count` bytes of `stored` (at most its length) are exactly `bytes`. Two
@@ -208,10 +226,11 @@ final class AnnotationCache: Sendable {
         }
 
         /// Adds a new entry (its hash not in the table), growing the table to keep it half empty.
-        private mutating func insert(_ entry: Entry) {
+        /// (`consuming`: the entry is moved into the table, not copied and then released.)
+        private mutating func insert(_ entry: consuming Entry) {
             if (entries.count + 1) * 2 > slots.count { grow() }
-            entries.append(entry)
             bytes += entry.byteCount
+            entries.append(consume entry)
             place(entries.count - 1)
         }
 
