@@ -73,8 +73,9 @@ enum AnnotationItemScan {
     /// Reads the item's members member by member, whatever their order and spelling, into `read`:
     /// from just past the last value read when `read` has any key (a `,` or `}` next), else from
     /// the first member; leaves the scanner just past the item's `}`. False for anything but
-    /// members the general reader accepts. Out of line: the formatter's items with a `value`
-    /// (temperature and precipitation stations) do not come here, and kept inline the loop made
+    /// members the general reader accepts. Out of line: the formatter's plain, non-stale station
+    /// items with a `value` (temperature and precipitation stations) do not come here (clusters,
+    /// stale and wind stations do, for their members after `value`), and kept inline the loop made
     /// ``item(_:keepsDetail:)`` too large for the shortcut's small helpers to be inlined.
     @inline(never)
     private static func members(_ scanner: inout JSONScanner, _ read: inout Reading, keepsDetail: Bool) -> Bool {

@@ -14,6 +14,11 @@
 /// not kept). The index (8 bytes a station) is only allocated on first use, so a filter that
 /// only loads snapshots (`isobar filter --viewport`) pays nothing.
 ///
+/// A removed station's quoted id is copied from these bytes too (``writeQuotedIDs(ofKeys:positionByKey:into:otherwise:)``):
+/// they begin `"id":` and the id as `JSONWriter.string` wrote it. With `--chain-format` the filter
+/// writes `annotations`, not `visible` items, so nothing is kept here and every removal's id is
+/// quoted from the interned id.
+///
 /// Not thread-safe: used by the one filter engine that owns the snapshot.
 public final class StationItemBytes {
     static let chunkBytes = 1 << 20

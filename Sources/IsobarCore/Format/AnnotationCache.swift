@@ -116,7 +116,9 @@ final class AnnotationCache: Sendable {
         /// Adds `output` in `presentation`, appended to the store (what the store holds is not
         /// written again; the array grows as arrays do, by doubling, when it is full). The output
         /// held in that presentation, else the oldest when `maxOutputsPerStation` are held, is
-        /// removed first: the bytes after it move down over it, in place.
+        /// removed first: the bytes after it move down over it, in place. `output` must be bytes
+        /// of a `[UInt8]` (bound to `UInt8`, as a writer's are): they are appended through a typed
+        /// view.
         mutating func add(presentation: Int, output: UnsafeRawBufferPointer) {
             if let held = self.output(presentation) {
                 remove(held)
