@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import IsobarCore
 
@@ -106,6 +107,32 @@ import Testing
 
     /// The cache's byte count is exactly what it holds (each station's input item and the
     /// annotations stored for it) as a station gains a presentation, is copied, and changes its data.
+    /// The read-ahead before a filter line's items (`FormatEngine.forEachItemIDHash`, which feeds
+    /// `AnnotationCache.State.warm`) finds each `upsert` item with a plain id, in order, and nothing
+    /// else: not a coordinate's object, not an escaped id, not `{"id":"` inside a name.
+    @Test func theReadAheadFindsEachPlainItemIDInOrder() throws {
+        let seed: UInt64 = 7
+        func found(_ line: [UInt8]) -> [UInt64] {
+            var hashes: [UInt64] = []
+            line.withUnsafeBytes { FormatEngine.forEachItemIDHash($0, from: 0, seed: seed) { hashes.append($0) } }
+            return hashes
+        }
+        func hash(_ id: String) -> UInt64 { Array(id.utf8).withUnsafeBytes { FNV1a.tableHash(bytes: $0, seed: seed) } }
+        var named = station("B", temperature: 3)
+        named.name = #"{"id":"X"}"#
+        let line = visible([station("A", temperature: 1), named, station(#"C"D"#, temperature: 5), station("E", temperature: 7)], version: 1)
+        #expect(found(line) == [hash("A"), hash("B"), hash("E")])
+        // The filter's own lines (stations and clusters): every upsert id, as a parser reads them.
+        var items = 0
+        for line in try FormatOnePassTests().filterLines(seed: 17, count: 40) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+            let ids = try #require(object["upsert"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+            #expect(found(line) == ids.map(hash))
+            items += ids.count
+        }
+        #expect(items > 1_000)
+    }
+
     @Test func theByteCountIsWhatItHolds() throws {
         let engine = FormatEngine()
         let first = visible([station("K1D3", temperature: 46.4)], version: 1)

@@ -120,8 +120,8 @@ final class AnnotationCache: Sendable {
         /// of a `[UInt8]` (bound to `UInt8`, as a writer's are): they are appended through a typed
         /// view.
         mutating func add(presentation: Int, output: UnsafeRawBufferPointer) {
-            if let held = self.output(presentation) {
-                remove(held)
+            if let existing = self.output(presentation) {
+                remove(existing)
             } else if outputCount >= AnnotationCache.maxOutputsPerStation {
                 remove(0)
             }
@@ -161,6 +161,8 @@ final class AnnotationCache: Sendable {
         /// The provenance numbers of the last `visible` head that needed printing (not entries:
         /// kept across resets; at most `PrintedNumber.maxKeptText` bytes of text each).
         var headNumbers = VisibleLineHead.PrintedNumbers()
+        /// What `warm` read, summed: kept only so that its reads are not optimised away.
+        var touched = 0
 
         init(seed: UInt64) { self.seed = seed }
 
@@ -177,6 +179,35 @@ final class AnnotationCache: Sendable {
                 if entries[Int(slot) - 1].hash == hash { return Int(slot) - 1 }
                 i = (i + 1) & mask
             }
+        }
+
+        /// Reads, for each of `hashes`, what `match` will read for it (its slot, its entry, and its
+        /// stored bytes, one load per 64), each step for every hash before the next step. A line's
+        /// items are mostly stations shown long ago, so each `match` alone waits for three misses in
+        /// turn (slot, entry, store); read together here, the misses of different items overlap.
+        /// Changes nothing; returns a sum of what it read, which the caller keeps
+        /// (``touched``) so that the reads are not optimised away.
+        func warm(_ hashes: UnsafeBufferPointer<UInt64>) -> Int {
+            guard !slots.isEmpty, !hashes.isEmpty else { return 0 }
+            let mask = slots.count - 1
+            var sum = 0
+            slots.withUnsafeBufferPointer { slots in
+                for hash in hashes { sum &+= Int(slots[Int(truncatingIfNeeded: hash) & mask]) }
+            }
+            var found = InlineArray<64, Int32>(repeating: -1)
+            for (k, hash) in hashes.prefix(64).enumerated() {
+                if let index = find(hash) { found[k] = Int32(truncatingIfNeeded: index) }
+            }
+            for k in 0..<min(hashes.count, 64) where found[k] >= 0 {
+                entries[Int(found[k])].store.withUnsafeBytes { store in
+                    var at = 0
+                    while at < store.count {
+                        sum &+= Int(store[at])
+                        at += 64
+                    }
+                }
+            }
+            return sum
         }
 
         /// The entry whose stored input is exactly the item starting at `start` of `bytes`, if any.

@@ -46,6 +46,7 @@ extension FormatEngine {
         let titles = TitleFormatter(presentation)
         let mark = out.bytes.count
         head.write(line, presentation: presentation, into: &out)
+        if let state { Self.warm(line, from: head.upsertStart, cache: state) }
         var scanner = JSONScanner(line, start: head.upsertStart)
         let read = scanner.forEachElement { scanner in
             Self.cachedOrWritten(&scanner, code: code, titles: titles, cache: state, limits: cache, into: &out)
@@ -145,6 +146,45 @@ extension FormatEngine {
         return (hash, state.pointee.match(hash, bytes, at: start))
     }
 
+    /// Reads ahead what the cache look-ups of the line's items will read (`AnnotationCache.State.warm`),
+    /// 64 items at a time, so that their cache misses overlap instead of coming one item at a time.
+    /// Changes nothing: the items' own pass reads and checks every item as before.
+    private static func warm(_ line: UnsafeRawBufferPointer, from start: Int, cache state: UnsafeMutablePointer<AnnotationCache.State>) {
+        var hashes = InlineArray<64, UInt64>(repeating: 0)
+        var count = 0
+        forEachItemIDHash(line, from: start, seed: state.pointee.seed) { hash in
+            hashes[count] = hash
+            count += 1
+            if count == 64 {
+                state.pointee.touched &+= warm(hashes, count: count, state: state)
+                count = 0
+            }
+        }
+        if count > 0 { state.pointee.touched &+= warm(hashes, count: count, state: state) }
+    }
+
+    private static func warm(_ hashes: borrowing InlineArray<64, UInt64>, count: Int,
+                             state: UnsafeMutablePointer<AnnotationCache.State>) -> Int {
+        hashes.span.withUnsafeBufferPointer { buffer in
+            state.pointee.warm(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// Calls `body` with the table hash of the id of each item from `start` to the end of the line
+    /// that begins `{"id":"` with a plain id (`plainIDHash`), in order. Items are found by those
+    /// first bytes alone, which cannot occur inside a JSON string (its quotes would end the
+    /// string), so on the filter's lines these are exactly the `upsert` items with plain ids. A
+    /// hint only: nothing is checked here.
+    static func forEachItemIDHash(_ line: UnsafeRawBufferPointer, from start: Int, seed: UInt64, _ body: (UInt64) -> Void) {
+        guard let base = line.baseAddress else { return }
+        var at = max(0, start)
+        while at < line.count, let brace = memchr(base + at, Int32(UInt8(ascii: "{")), line.count - at) {
+            let position = base.distance(to: UnsafeRawPointer(brace))
+            at = position + 1
+            if let hash = plainIDHash(line, at: position, seed: seed) { body(hash) }
+        }
+    }
+
     /// The bytes every item the filter writes starts with.
     private static let itemPrefix = Array(#"{"id":""#.utf8)
 
@@ -205,3 +245,9 @@ extension FormatEngine {
         return !inString
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
