@@ -107,14 +107,17 @@ import Testing
 
     /// The cache's byte count is exactly what it holds (each station's input item and the
     /// annotations stored for it) as a station gains a presentation, is copied, and changes its data.
-    /// The read-ahead before a filter line's items (`FormatEngine.forEachItemIDHash`, which feeds
+    /// The read-ahead before a filter line's items (`FormatEngine.nextItemIDHash`, which feeds
     /// `AnnotationCache.State.warm`) finds each `upsert` item with a plain id, in order, and nothing
     /// else: not a coordinate's object, not an escaped id, not `{"id":"` inside a name.
     @Test func theReadAheadFindsEachPlainItemIDInOrder() throws {
         let seed: UInt64 = 7
         func found(_ line: [UInt8]) -> [UInt64] {
             var hashes: [UInt64] = []
-            line.withUnsafeBytes { FormatEngine.forEachItemIDHash($0, from: 0, seed: seed) { hashes.append($0) } }
+            line.withUnsafeBytes { bytes in
+                var at = 0
+                while let hash = FormatEngine.nextItemIDHash(bytes, from: &at, seed: seed) { hashes.append(hash) }
+            }
             return hashes
         }
         func hash(_ id: String) -> UInt64 { Array(id.utf8).withUnsafeBytes { FNV1a.tableHash(bytes: $0, seed: seed) } }

@@ -147,42 +147,43 @@ extension FormatEngine {
     }
 
     /// Reads ahead what the cache look-ups of the line's items will read (`AnnotationCache.State.warm`),
-    /// 64 items at a time, so that their cache misses overlap instead of coming one item at a time.
-    /// Changes nothing: the items' own pass reads and checks every item as before.
+    /// `warmBatch` items at a time, so that their cache misses overlap instead of coming one item
+    /// at a time. Changes nothing: the items' own pass reads and checks every item as before.
     private static func warm(_ line: UnsafeRawBufferPointer, from start: Int, cache state: UnsafeMutablePointer<AnnotationCache.State>) {
-        var hashes = InlineArray<64, UInt64>(repeating: 0)
-        var count = 0
-        forEachItemIDHash(line, from: start, seed: state.pointee.seed) { hash in
-            hashes[count] = hash
-            count += 1
-            if count == 64 {
-                state.pointee.touched &+= warm(hashes, count: count, state: state)
-                count = 0
+        let seed = state.pointee.seed
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: warmBatch) { hashes in
+            var count = 0
+            var at = start
+            while let hash = nextItemIDHash(line, from: &at, seed: seed) {
+                hashes[count] = hash
+                count += 1
+                if count == warmBatch {
+                    state.pointee.touched &+= state.pointee.warm(UnsafeMutableBufferPointer(rebasing: hashes[..<count]))
+                    count = 0
+                }
             }
-        }
-        if count > 0 { state.pointee.touched &+= warm(hashes, count: count, state: state) }
-    }
-
-    private static func warm(_ hashes: borrowing InlineArray<64, UInt64>, count: Int,
-                             state: UnsafeMutablePointer<AnnotationCache.State>) -> Int {
-        hashes.span.withUnsafeBufferPointer { buffer in
-            state.pointee.warm(UnsafeBufferPointer(rebasing: buffer[..<count]))
+            if count > 0 { state.pointee.touched &+= state.pointee.warm(UnsafeMutableBufferPointer(rebasing: hashes[..<count])) }
         }
     }
 
-    /// Calls `body` with the table hash of the id of each item from `start` to the end of the line
-    /// that begins `{"id":"` with a plain id (`plainIDHash`), in order. Items are found by those
-    /// first bytes alone, which cannot occur inside a JSON string (its quotes would end the
-    /// string), so on the filter's lines these are exactly the `upsert` items with plain ids. A
-    /// hint only: nothing is checked here.
-    static func forEachItemIDHash(_ line: UnsafeRawBufferPointer, from start: Int, seed: UInt64, _ body: (UInt64) -> Void) {
-        guard let base = line.baseAddress else { return }
-        var at = max(0, start)
-        while at < line.count, let brace = memchr(base + at, Int32(UInt8(ascii: "{")), line.count - at) {
+    /// Items read ahead together: enough to keep every miss the core can wait for at once in
+    /// flight, few enough that what is read stays in the cache until the items' pass reaches it.
+    static let warmBatch = 64
+
+    /// The table hash of the id of the next item at or after `at` that begins `{"id":"` with a plain
+    /// id (`plainIDHash`), `at` moved past that item's `{`; nil at the end of the line. Items are
+    /// found by those first bytes alone, which cannot occur inside a JSON string (its quotes would
+    /// end the string), so on the filter's lines these are exactly the `upsert` items with plain
+    /// ids, in order. A hint only: nothing is checked here.
+    static func nextItemIDHash(_ line: UnsafeRawBufferPointer, from at: inout Int, seed: UInt64) -> UInt64? {
+        guard let base = line.baseAddress else { return nil }
+        while at >= 0, at < line.count, let brace = memchr(base + at, Int32(UInt8(ascii: "{")), line.count - at) {
             let position = base.distance(to: UnsafeRawPointer(brace))
             at = position + 1
-            if let hash = plainIDHash(line, at: position, seed: seed) { body(hash) }
+            if let hash = plainIDHash(line, at: position, seed: seed) { return hash }
         }
+        at = line.count
+        return nil
     }
 
     /// The bytes every item the filter writes starts with.
