@@ -9,9 +9,8 @@ import Synchronization
 /// thread) with the time, so latency ends when the update is applied, not when it arrived.
 ///
 /// Each client has a slot (its entry's position, stable for the table's life, ``slot(_:)``): a
-/// message costs one lookup, of the client name its topic ends with, and `onApplied` hands over
-/// the slot, so a caller that keeps its clients by slot (`ClientsLoop`) finds one without hashing
-/// its name.
+/// message costs one lookup, of its topic as received, and `onApplied` hands over the slot, so a
+/// caller that keeps its clients by slot (`ClientsLoop`) finds one without hashing its name.
 final class ClientTable: @unchecked Sendable {
     // @unchecked: `onApplied` and `onDrained` are set before messages flow; the rest is in `state`.
     struct Entry {
@@ -33,9 +32,7 @@ final class ClientTable: @unchecked Sendable {
 
     /// Every client's entry and the table's tallies, under one `Mutex`.
     private struct State {
-        /// Each client's slot in `entries`, by its name (the end of its topic, `annotations/NAME`:
-        /// a name of at most 15 bytes, as the benchmark's are, is a `String` held inline, so the
-        /// lookup hashes and compares it without a heap read, which the whole topic cost).
+        /// Each client's slot in `entries`, by the topic of its annotations (`annotations/NAME`).
         var slots: [String: Int] = [:]
         var entries: [Entry] = []
         var gaps = 0
@@ -43,18 +40,18 @@ final class ClientTable: @unchecked Sendable {
         var tallies = 0
         var resends = 0
 
-        /// The slot of the client `name`, made on first use.
-        mutating func slot(name: String) -> Int {
-            if let slot = slots[name] { return slot }
+        /// The slot of the client whose annotations come on `topic`, made on first use.
+        mutating func slot(topic: String) -> Int {
+            if let slot = slots[topic] { return slot }
             let slot = entries.count
-            entries.append(Entry(name: name))
-            slots[name] = slot
+            entries.append(Entry(name: String(topic.dropFirst(ClientTable.prefix.count))))
+            slots[topic] = slot
             return slot
         }
 
         /// The client's entry, if it has one.
         func entry(_ client: String) -> Entry? {
-            slots[client].map { entries[$0] }
+            slots[ClientTable.prefix + client].map { entries[$0] }
         }
     }
 
@@ -70,24 +67,14 @@ final class ClientTable: @unchecked Sendable {
 
     /// The slot of `client`: its entry's position, made on first use and kept for the table's life.
     func slot(_ client: String) -> Int {
-        state.withLock { $0.slot(name: client) }
+        state.withLock { $0.slot(topic: Self.prefix + client) }
     }
 
     /// Announces that `client` waits for `version`.
     func await(_ client: String, version: Int) {
         state.withLock { state in
-            let slot = state.slot(name: client)
+            let slot = state.slot(topic: Self.prefix + client)
             state.entries[slot].awaited = version
-        }
-    }
-
-    /// Announces that the clients in `slots` (``slot(_:)``) wait for `versions`, under one lock
-    /// and without a name made or hashed per client (a burst of a thousand viewports).
-    func await(slots: [Int], versions: [Int]) {
-        state.withLock { state in
-            for (slot, version) in zip(slots, versions) where slot >= 0 && slot < state.entries.count {
-                state.entries[slot].awaited = version
-            }
         }
     }
 
@@ -140,11 +127,10 @@ final class ClientTable: @unchecked Sendable {
             return
         }
         guard topic.hasPrefix(Self.prefix) else { return }
-        let name = String(decoding: topic.utf8.dropFirst(Self.prefix.utf8.count), as: UTF8.self)
         let applied: (String, Int, Int, Int)? = state.withLock { state in
-            // In place (one hash lookup, of the client's name; no copy of the client's set);
+            // In place (one hash lookup, of the topic as received; no copy of the client's set);
             // as a client on the wire would, in one pass (`AnnotationFollower.apply(storage:)`).
-            let slot = state.slot(name: name)
+            let slot = state.slot(topic: topic)
             let (outcome, applied) = Self.update(&state.entries[slot], with: payload)
             if case .gap = outcome { state.gaps += 1 }
             if outcome == nil { state.badMessages += 1 }

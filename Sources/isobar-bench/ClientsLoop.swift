@@ -29,8 +29,6 @@ final class ClientsLoop: @unchecked Sendable {
         /// Each client's position in `names`, by its slot in the pipeline's `ClientTable` (-1: none
         /// of these clients), so an update applied finds its client without hashing a name.
         var bySlot: [Int] = []
-        /// Each client's slot in the pipeline's `ClientTable`, by its position in `names`.
-        var slots: [Int] = []
     }
 
     let names: [String]
@@ -62,7 +60,6 @@ final class ClientsLoop: @unchecked Sendable {
         self.pipeline = pipeline
         let slots = names.map { pipeline.clients.slot($0) }
         state.withLock { state in
-            state.slots = slots
             state.bySlot = Array(repeating: -1, count: (slots.max() ?? -1) + 1)
             for (i, slot) in slots.enumerated() { state.bySlot[slot] = i }
             state.running = names.count
@@ -95,25 +92,22 @@ final class ClientsLoop: @unchecked Sendable {
     func flush() {
         guard let pipeline else { return }
         let now = Clock.now()
-        let (slots, lines, versions) = state.withLock { state -> ([Int], [[UInt8]], [Int]) in
+        let (queued, lines, versions) = state.withLock { state -> ([Int], [[UInt8]], [Int]) in
             let queued = state.outbox
             state.outbox.removeAll(keepingCapacity: true)
-            var slots: [Int] = []
             var lines: [[UInt8]] = []
             var versions: [Int] = []
-            slots.reserveCapacity(queued.count)
             lines.reserveCapacity(queued.count)
             versions.reserveCapacity(queued.count)
             for i in queued {
-                slots.append(state.slots[i])
                 lines.append(plans[i][state.next[i]].line)
                 versions.append(plans[i][state.next[i]].version)
                 state.sentAt[i] = now
             }
-            return (slots, lines, versions)
+            return (queued, lines, versions)
         }
-        guard !slots.isEmpty else { return }
-        pipeline.clients.await(slots: slots, versions: versions)
+        guard !queued.isEmpty else { return }
+        for (i, version) in zip(queued, versions) { pipeline.clients.await(names[i], version: version) }
         pipeline.client.publish(lines: lines)
     }
 
