@@ -63,6 +63,15 @@ import Foundation
     ])
     func declines(_ line: String) {
         #expect(read(line) == nil, "\(line)")
+        #expect(!AnnotationSet.readsInOnePass(Array(line.utf8)) && !AnnotationSet.readsInOnePass(Array(line.utf8), keepsDetail: true), "\(line)")
+    }
+
+    /// `readsInOnePass` (what `isobar-bench counted` checks every message with) says whether the
+    /// one-pass reader takes a line: the formatter's form, with and without detail.
+    @Test func readsInOnePassTakesTheFormattersForm() {
+        let line = #"{"type":"annotations","client":"alice","version":7,"full":false,"day":"tomorrow","field":"wind","units":"imperial","windUnit":"mph","locale":"en","snapshot":"today-c9","source":"feed","fetchedAt":1795316701.07,"ageSeconds":0,"upsert":[{"id":"K1D3","coordinate":{"latitude":43.5,"longitude":-98.25},"title":"7 mph W →","subtitle":"PLATTE","wind":{"speed":6.9,"rotation":90}}],"remove":["A","B"]}"#
+        #expect(AnnotationSet.readsInOnePass(Array(line.utf8)))
+        #expect(AnnotationSet.readsInOnePass(Array(line.utf8), keepsDetail: true))
     }
 
     /// Generated lines around every member's rule, applied in sequence to two sets (one through

@@ -81,9 +81,11 @@ enum AnnotationMessageScan {
                 // more per item), made once: from room for 16, a jump's fifty items took two
                 // doublings, each copying the items read so far. At 120 bytes an item the room is
                 // at most 1.25 times the rest of the line, held while the line is applied.
+                // Reserved once the value is known to be an array (a line with another kind
+                // there is declined without holding room sized by its rest).
+                guard first == UInt8(ascii: "[") else { return nil }
                 upserts.reserveCapacity(upserts.count + (line.count - start) / 96)
-                guard first == UInt8(ascii: "["), scanner.readElements(into: &upserts, { AnnotationItemScan.item(&$0, keepsDetail: keepsDetail) })
-                else { return nil }
+                guard scanner.readElements(into: &upserts, { AnnotationItemScan.item(&$0, keepsDetail: keepsDetail) }) else { return nil }
             case .remove:
                 guard first == UInt8(ascii: "["), scanner.forEachElement({ Self.removeElement(&$0, into: &removes) }) else { return nil }
             case .type, .client, .units, .windUnit, .locale, .snapshot, .ageSeconds:
