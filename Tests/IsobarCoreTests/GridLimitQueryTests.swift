@@ -38,6 +38,27 @@ import Testing
         #expect(compared > 2_000 && overLimit > 500)
     }
 
+    /// A limit met exactly (as many points inside as `limit`, often with more candidates after the
+    /// last of them in its cells): every point, not nil; one fewer allowed: nil. The query writes
+    /// each candidate before its test decides whether it counts, into one slot past the limit.
+    @Test func aLimitMetExactlyGivesEveryPoint() throws {
+        var random = TestSupport.Random(seed: 6)
+        let world = try TestSupport.world().map(\.coordinate)
+        let grid = SpatialGrid(coordinates: world)
+        var compared = 0
+        for _ in 0..<1_000 {
+            // Centred on a station, so the region is never empty.
+            let center = world[Int(random.next() % UInt64(world.count))]
+            let region = try Region(center: center, latitudeDelta: random.uniform(0.2...20), longitudeDelta: random.uniform(0.2...30))
+            let all = grid.indices(in: region)
+            guard !all.isEmpty else { continue }
+            #expect(grid.indices(in: region, limit: all.count) == all, "region \(region)")
+            #expect(grid.indices(in: region, limit: all.count - 1) == nil, "region \(region)")
+            compared += 1
+        }
+        #expect(compared > 900)
+    }
+
     /// A grid over points already in cell order (a snapshot's): the limit query yields the plain
     /// walk's points strictly ascending, what lets the filter diff a pan by position unchecked
     /// (`VisibleItems.stationsAscending`), across the antimeridian and with every longitude too.

@@ -48,7 +48,7 @@ public final class StationItemBytes {
         if entries.isEmpty { entries = [UInt64](repeating: 0, count: count) }
         let entry = entries[position]
         if entry != 0 {
-            let chunk = Int(entry >> 40), offset = Int((entry >> 20) & 0xF_FFFF), length = Int(entry & 0xF_FFFF)
+            let (chunk, offset, length) = Self.location(of: entry)
             chunks[chunk].withUnsafeBufferPointer { out.raw(UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)])) }
             return
         }
@@ -80,7 +80,7 @@ public final class StationItemBytes {
                 var entry: UInt64 = 0
                 if key < UInt64(positionByKey.count), case let position = Int(positionByKey[Int(key)]), position >= 0,
                    position < entries.count, entries[position] != 0 {
-                    let kept = entries[position], chunk = Int(kept >> 40), offset = Int((kept >> 20) & 0xF_FFFF)
+                    let kept = entries[position], (chunk, offset, _) = Self.location(of: kept)
                     if chunks[chunk].withUnsafeBufferPointer({ $0[offset] }) == UInt8(ascii: "\"") { entry = kept }
                 }
                 found[i] = entry
@@ -96,7 +96,7 @@ public final class StationItemBytes {
     /// (nothing kept).
     private static func writeQuotedID(entry: UInt64, in chunks: [[UInt8]], into out: inout JSONWriter) -> Bool {
         guard entry != 0 else { return false }
-        let chunk = Int(entry >> 40), offset = Int((entry >> 20) & 0xF_FFFF), length = Int(entry & 0xF_FFFF)
+        let (chunk, offset, length) = location(of: entry)
         return chunks[chunk].withUnsafeBufferPointer { all in
             let item = UnsafeBufferPointer(rebasing: all[offset..<(offset + length)])
             let quote = UInt8(ascii: "\""), prefix = 5  // `"id":`
@@ -116,6 +116,13 @@ public final class StationItemBytes {
             }
             return false
         }
+    }
+
+    /// Where a nonzero entry's bytes are: its chunk, and the offset and length in that chunk (the
+    /// packing `keep` writes).
+    @inline(__always)
+    private static func location(of entry: UInt64) -> (chunk: Int, offset: Int, length: Int) {
+        (Int(entry >> 40), Int((entry >> 20) & 0xF_FFFF), Int(entry & 0xF_FFFF))
     }
 
     /// Keeps `written` as the bytes of `position` when it fits the bound (and a chunk).
