@@ -136,6 +136,36 @@ import Testing
         #expect(items > 1_000)
     }
 
+    /// `ItemReadAhead` gives each found item's id hash at the item's start, in order, across
+    /// batches (151 items: three batches of 64 at most), nil at an escaped id and at a position that
+    /// is no item's start, and the items after those still get theirs.
+    @Test func theReadAheadGivesEachItemsHashAtItsStartAcrossBatches() {
+        let seed: UInt64 = 9
+        func hash(_ id: String) -> UInt64 { Array(id.utf8).withUnsafeBytes { FNV1a.tableHash(bytes: $0, seed: seed) } }
+        var stations = (0..<150).map { station("S\($0)", temperature: Double($0)) }
+        stations.insert(station(#"E"X"#, temperature: 2), at: 70)
+        let line = visible(stations, version: 1)
+        let prefix = Array(#"{"id":""#.utf8)
+        let starts = line.indices.filter { line[$0...].starts(with: prefix) }
+        #expect(starts.count == 151)
+        var state = AnnotationCache.State(seed: seed)
+        var ahead = ItemReadAhead()
+        var got: [UInt64?] = []
+        var between: [UInt64?] = []
+        line.withUnsafeBytes { bytes in
+            withUnsafeMutablePointer(to: &state) { state in
+                for (n, start) in starts.enumerated() {
+                    got.append(ahead.hash(at: start, in: bytes, cache: state))
+                    if n == 10 || n == 100 { between.append(ahead.hash(at: start + 1, in: bytes, cache: state)) }
+                }
+            }
+        }
+        var expected: [UInt64?] = (0..<150).map { hash("S\($0)") }
+        expected.insert(nil, at: 70)
+        #expect(got == expected)
+        #expect(between == [nil, nil])
+    }
+
     @Test func theByteCountIsWhatItHolds() throws {
         let engine = FormatEngine()
         let first = visible([station("K1D3", temperature: 46.4)], version: 1)

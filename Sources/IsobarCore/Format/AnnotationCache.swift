@@ -181,23 +181,25 @@ final class AnnotationCache: Sendable {
             }
         }
 
-        /// Reads, for each of `hashes`, what `match` will read for it (its slot, its entry, and its
-        /// stored bytes, one load per 64), each step for every hash before the next step. A line's
-        /// items are mostly stations shown long ago, so each `match` alone waits for three misses in
-        /// turn (slot, entry, store); read together here, the misses of different items overlap.
-        /// Changes nothing in the table (`hashes` is overwritten with what it found); returns a sum
-        /// of what it read, which the caller keeps (``touched``) so the reads are not optimised away.
-        func warm(_ hashes: UnsafeMutableBufferPointer<UInt64>) -> Int {
+        /// Reads, for each of `hashes` (at most ``ItemReadAhead/batch``), what `match` will read for
+        /// it (its slot, its entry, and its stored bytes, one load per 64), each step for every hash
+        /// before the next step, so that the misses of different items overlap (``ItemReadAhead``).
+        /// Changes nothing; returns a sum of what it read, which the caller keeps (``touched``) so
+        /// the reads are not optimised away.
+        func warm(_ hashes: UnsafeBufferPointer<UInt64>) -> Int {
             guard !slots.isEmpty else { return 0 }
             let mask = slots.count - 1
             var sum = 0
             slots.withUnsafeBufferPointer { slots in
                 for hash in hashes { sum &+= Int(slots[Int(truncatingIfNeeded: hash) & mask]) }
             }
-            // Each hash becomes its entry's index + 1 (0: none), read from the slots just loaded.
-            for k in hashes.indices { hashes[k] = find(hashes[k]).map { UInt64($0 + 1) } ?? 0 }
-            for found in hashes where found > 0 {
-                entries[Int(found - 1)].store.withUnsafeBufferPointer { store in
+            var found = InlineArray<64, Int32>(repeating: -1)
+            let count = min(hashes.count, 64)
+            for k in 0..<count {
+                if let index = find(hashes[k]) { found[k] = Int32(truncatingIfNeeded: index) }
+            }
+            for k in 0..<count where found[k] >= 0 {
+                entries[Int(found[k])].store.withUnsafeBufferPointer { store in
                     var at = 0
                     while at < store.count {
                         sum &+= Int(store[at])

@@ -46,10 +46,11 @@ extension FormatEngine {
         let titles = TitleFormatter(presentation)
         let mark = out.bytes.count
         head.write(line, presentation: presentation, into: &out)
-        if let state { Self.warm(line, from: head.upsertStart, cache: state) }
         var scanner = JSONScanner(line, start: head.upsertStart)
+        var ahead = ItemReadAhead()
         let read = scanner.forEachElement { scanner in
-            Self.cachedOrWritten(&scanner, code: code, titles: titles, cache: state, limits: cache, into: &out)
+            let known = state.flatMap { ahead.hash(at: scanner.index, in: line, cache: $0) }
+            return Self.cachedOrWritten(&scanner, code: code, titles: titles, cache: state, limits: cache, knownHash: known, into: &out)
         }
         guard read, let remove = VisibleLineHead.remove(line, from: scanner.index) else {
             out.truncate(to: mark)
@@ -100,13 +101,14 @@ extension FormatEngine {
     /// from the cache when an entry holds this item (byte for byte) in presentation `code`, else
     /// read (`AnnotationInput.scan`), written and, when its id is plain, stored in the cache right
     /// away. False when the reader declines the item (the scanner is then anywhere; the caller cuts
-    /// off the answer begun).
+    /// off the answer begun). `knownHash`: the item's id hash when it was found ahead
+    /// (``ItemReadAhead``), else it is computed here.
     @inline(__always)
     static func cachedOrWritten(_ scanner: inout JSONScanner, code: Int, titles: TitleFormatter,
                                 cache state: UnsafeMutablePointer<AnnotationCache.State>?, limits cache: AnnotationCache?,
-                                into out: inout JSONWriter) -> Bool {
+                                knownHash: UInt64? = nil, into out: inout JSONWriter) -> Bool {
         let start = scanner.index
-        let (hash, entry) = cached(scanner.bytes, at: start, cache: state)
+        let (hash, entry) = cached(scanner.bytes, at: start, cache: state, knownHash: knownHash)
         if let state, let entry, let index = state.pointee.entries[entry].output(code) {
             scanner.index = start + state.pointee.entries[entry].inputCount
             state.pointee.entries[entry].withOutput(index) { out.raw($0) }
@@ -140,41 +142,17 @@ extension FormatEngine {
     /// The item at `start` in the cache: its id's table hash when it has a plain id written first
     /// (else it is never stored), and the entry whose input it equals, if any.
     @inline(__always)
-    private static func cached(_ bytes: UnsafeRawBufferPointer, at start: Int,
-                               cache state: UnsafeMutablePointer<AnnotationCache.State>?) -> (hash: UInt64?, entry: Int?) {
-        guard let state, let hash = plainIDHash(bytes, at: start, seed: state.pointee.seed) else { return (nil, nil) }
+    private static func cached(_ bytes: UnsafeRawBufferPointer, at start: Int, cache state: UnsafeMutablePointer<AnnotationCache.State>?,
+                               knownHash: UInt64? = nil) -> (hash: UInt64?, entry: Int?) {
+        guard let state, let hash = knownHash ?? plainIDHash(bytes, at: start, seed: state.pointee.seed) else { return (nil, nil) }
         return (hash, state.pointee.match(hash, bytes, at: start))
     }
-
-    /// Reads ahead what the cache look-ups of the line's items will read (`AnnotationCache.State.warm`),
-    /// `warmBatch` items at a time, so that their cache misses overlap instead of coming one item
-    /// at a time. Changes nothing: the items' own pass reads and checks every item as before.
-    private static func warm(_ line: UnsafeRawBufferPointer, from start: Int, cache state: UnsafeMutablePointer<AnnotationCache.State>) {
-        let seed = state.pointee.seed
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: warmBatch) { hashes in
-            var count = 0
-            var at = start
-            while let hash = nextItemIDHash(line, from: &at, seed: seed) {
-                hashes[count] = hash
-                count += 1
-                if count == warmBatch {
-                    state.pointee.touched &+= state.pointee.warm(UnsafeMutableBufferPointer(rebasing: hashes[..<count]))
-                    count = 0
-                }
-            }
-            if count > 0 { state.pointee.touched &+= state.pointee.warm(UnsafeMutableBufferPointer(rebasing: hashes[..<count])) }
-        }
-    }
-
-    /// Items read ahead together: enough to keep every miss the core can wait for at once in
-    /// flight, few enough that what is read stays in the cache until the items' pass reaches it.
-    static let warmBatch = 64
 
     /// The table hash of the id of the next item at or after `at` that begins `{"id":"` with a plain
     /// id (`plainIDHash`), `at` moved past that item's `{`; nil at the end of the line. Items are
     /// found by those first bytes alone, which cannot occur inside a JSON string (its quotes would
     /// end the string), so on the filter's lines these are exactly the `upsert` items with plain
-    /// ids, in order. A hint only: nothing is checked here.
+    /// ids, in order. A hint only (``ItemReadAhead``): nothing is checked here.
     static func nextItemIDHash(_ line: UnsafeRawBufferPointer, from at: inout Int, seed: UInt64) -> UInt64? {
         guard let base = line.baseAddress else { return nil }
         while at >= 0, at < line.count, let brace = memchr(base + at, Int32(UInt8(ascii: "{")), line.count - at) {
