@@ -29,16 +29,20 @@ import Testing
         #expect(Self.read(brokerFile) == "publishers connect to \(endpoints["ISOBAR_PUB"] ?? "?"), subscribers to \(endpoints["ISOBAR_SUB"] ?? "?")\n")
         #expect(broker.stderrCount(containing: ": ready: ") == 1)
 
-        // The command prints the readiness variable it got, then lives 1.5 s: plug restarts it.
-        let plug = try await ProcessHarness.isobar(["plug", "--name", "sleeper", "--", "sh", "-c", #"echo "file=[$ISOBAR_READY_FILE]" >&2; sleep 1.5"#],
+        // The command prints the readiness variable it got; its first run lives 3 s (plug
+        // restarts it), its second 1,000 s, so that the file's check after the second start does
+        // not race the next exit on a loaded machine (a CI run took 123 s for this test).
+        let marker = directory + "/ran-once"
+        let script = #"echo "file=[$ISOBAR_READY_FILE]" >&2; if [ -e "$0" ]; then exec sleep 1000; fi; : > "$0"; sleep 3"#
+        let plug = try await ProcessHarness.isobar(["plug", "--name", "sleeper", "--", "sh", "-c", script, marker],
                                              environment: endpoints.merging([Readiness.fileVariable: plugFile]) { $1 })
         let started = try #require(await plug.waitForReady(timeout: .seconds(10)), "\(plug.stderrText)")
         #expect(started.contains(" notice sleeper: ready: started sh (pid "))
         #expect(Self.read(plugFile)?.hasPrefix("started sh (pid ") == true)
         #expect(await plug.waitForStderr(containing: "file=[]", timeout: .seconds(5)) != nil, "the command saw the plug's readiness file")
         // Between the exit and the restart (100 ms of backoff) the file is gone; then back.
-        #expect(await plug.waitForStderr(containing: "restarting in", timeout: .seconds(10)) != nil)
-        let deadline = Date().addingTimeInterval(10)
+        #expect(await plug.waitForStderr(containing: "restarting in", timeout: .seconds(30)) != nil)
+        let deadline = Date().addingTimeInterval(30)
         while plug.stderrCount(containing: ": ready: started sh") < 2 && Date() < deadline { try? await Task.sleep(for: .seconds(0.05)) }
         #expect(plug.stderrCount(containing: ": ready: started sh") >= 2, "\(plug.stderrText)")
         #expect(Self.read(plugFile)?.hasPrefix("started sh (pid ") == true)
