@@ -16,7 +16,7 @@ bash scripts/swift-test-run.sh .build/test-net.log 600 --filter IsobarNetTests |
 # The gateway's process tests run on their own too: each drives real WebSocket clients against
 # real processes with a few seconds' deadlines, which the process tests' load would starve.
 bash scripts/swift-test-run.sh .build/test-gateway.log 1200 --filter IsobarGatewayTests || status=$?
-bash scripts/swift-test-run.sh .build/test.log 1200 --skip IsobarNetTests --skip IsobarGatewayTests --skip SupervisorTests || status=$?
+bash scripts/swift-test-run.sh .build/test.log 1800 --skip IsobarNetTests --skip IsobarGatewayTests --skip SupervisorTests || status=$?
 # The supervisor's tests run on their own: its restarts are async tasks on the cooperative pool,
 # which the blocking process tests above hold (both of its threads on 2 cores) for seconds at a time.
 bash scripts/swift-test-run.sh .build/test-supervisor.log 600 --filter SupervisorTests || status=$?

@@ -26,7 +26,7 @@ final class GatewayAlone: @unchecked Sendable {
                                              "--web-root", root] + arguments, environment: environment)
         self.name = name
         // http:// or, with --tls-cert, https://
-        let ready = await gateway.waitForStderr(timeout: .seconds(20)) { $0.contains("gateway: listening on http") && $0.contains("://127.0.0.1:") }
+        let ready = await gateway.waitForStderr(timeout: .seconds(60)) { $0.contains("gateway: listening on http") && $0.contains("://127.0.0.1:") }
         guard let ready, let port = Int(ready.split(separator: ":").last?.filter(\.isNumber) ?? "") else {
             throw HTTPProbe.Failure(description: "gateway did not start: \(gateway.stderrText)")
         }
@@ -46,8 +46,8 @@ final class GatewayAlone: @unchecked Sendable {
     /// Waits until the bus works both ways: a lease from the gateway arrived here, and a tally
     /// published here reached the gateway (its /healthz turns 200).
     func waitForBus() throws {
-        try #require(waitFor(topic: "lease", timeout: 10) != nil, "no lease: \(gateway.stderrText)")
-        let deadline = Date().addingTimeInterval(10)
+        try #require(waitFor(topic: "lease", timeout: 60) != nil, "no lease: \(gateway.stderrText)")
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             publishTally(today: "today-x")
             if (try? HTTPProbe.get(port: port, path: "/healthz"))?.status == 200 { return }

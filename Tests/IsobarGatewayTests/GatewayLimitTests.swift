@@ -99,16 +99,18 @@ extension GatewayProcessTests {
             try gw.waitForBus()
             let fd = try HTTPProbe.openSilentWebSocket(port: gw.port, path: "/ws?client=slow")
             defer { close(fd) }
-            try? await Task.sleep(for: .seconds(0.5))
+            // The flood starts once the gateway counts the client (its lease says so); a fixed
+            // 0.5 s sleep raced on a loaded machine.
+            try #require(gw.waitFor(topic: "lease", timeout: 60) { $0.contains(#""clients":1"#) } != nil, "the slow client was never counted: \(gw.gateway.stderrText)")
             let padding = String(repeating: "x", count: 20_000)
             for version in 1...600 {
                 gw.bus.publish(#"{"type":"annotations","client":"slow","version":\#(version),"full":true,"upsert":[],"remove":[],"pad":"\#(padding)"}"#)
                 if version % 50 == 0 { try? await Task.sleep(for: .seconds(0.02)) }
             }
-            let closing = await gw.gateway.waitForStderr(timeout: .seconds(10)) { $0.contains("closing client") && $0.contains("client=slow") }
+            let closing = await gw.gateway.waitForStderr(timeout: .seconds(60)) { $0.contains("closing client") && $0.contains("client=slow") }
             #expect(closing?.contains("code=1013") == true, "\(gw.gateway.stderrText)")
             // The name is free again once the connection is dropped (at most 2 s for a client that does not read).
-            let deadline = Date().addingTimeInterval(5)
+            let deadline = Date().addingTimeInterval(30)
             var status = 0
             while Date() < deadline {
                 status = (try? HTTPProbe.get(port: gw.port, path: "/ws?client=slow", upgrade: true))?.status ?? 0

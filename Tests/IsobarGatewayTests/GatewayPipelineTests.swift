@@ -34,7 +34,7 @@ extension GatewayProcessTests {
             }
 
             /// Waits for the map URL and for /healthz to say 200 (the filter answers leases and has data).
-            func waitUntilHealthy(timeout: Double = 30) async throws {
+            func waitUntilHealthy(timeout: Double = 120) async throws {
                 try #require(await process.waitForStderr(containing: "web map: http://127.0.0.1:\(port)/", timeout: .seconds(timeout)) != nil,
                              "\(process.stderrText)")
                 let deadline = Date().addingTimeInterval(timeout)
@@ -60,7 +60,7 @@ extension GatewayProcessTests {
         }
 
         /// Applies frames until the client holds exactly `expected`; returns what it holds.
-        func converge(_ client: WSTestClient, _ held: inout HeldAnnotations, to expected: Set<String>, timeout: Double = 5) -> Bool {
+        func converge(_ client: WSTestClient, _ held: inout HeldAnnotations, to expected: Set<String>, timeout: Double = 30) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Set(held.titles.keys) != expected {
                 guard let frame = client.next(timeout: max(0.01, deadline.timeIntervalSinceNow)) else { return false }
@@ -102,7 +102,7 @@ extension GatewayProcessTests {
         /// titled in percent.
         func precipitationToggleConverges(_ alice: WSTestClient, _ held: inout HeldAnnotations, initial: Set<String>) throws {
             alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20, field: "precipitation"))
-            let toggled = alice.next(timeout: 5) { $0["type"] as? String == "annotations" && $0["full"] as? Bool == true }
+            let toggled = alice.next(timeout: 30) { $0["type"] as? String == "annotations" && $0["full"] as? Bool == true }
             try #require(toggled != nil)
             held.apply(toggled ?? [:])
             #expect(Set(held.titles.keys) == initial)
@@ -135,7 +135,7 @@ extension GatewayProcessTests {
             try precipitationToggleConverges(alice, &held, initial: initial)
             let id = try #require(initial.sorted().first)
             alice.send(#"{"type":"select","id":"\#(id)"}"#)
-            let callout = alice.next(timeout: 5) { $0["type"] as? String == "callout" }
+            let callout = alice.next(timeout: 30) { $0["type"] as? String == "callout" }
             #expect(callout?["id"] as? String == id)
             #expect((callout?["details"] as? [Any])?.isEmpty == false)
             await pipeline.stop()
@@ -161,18 +161,18 @@ extension GatewayProcessTests {
             // Select -> callout for this client only.
             let id = try #require(initial.sorted().first)
             alice.send(#"{"type":"select","id":"\#(id)"}"#)
-            let callout = alice.next(timeout: 5) { $0["type"] as? String == "callout" }
+            let callout = alice.next(timeout: 30) { $0["type"] as? String == "callout" }
             #expect(callout?["id"] as? String == id)
             #expect(callout?["client"] as? String == "alice")
 
             // A bad frame gets one error frame and the connection still works.
             alice.send("this is not json")
-            let error = alice.next(timeout: 5) { $0["type"] as? String == "error" }
+            let error = alice.next(timeout: 30) { $0["type"] as? String == "error" }
             #expect(error?["stage"] as? String == "gateway")
             #expect((error?["message"] as? String)?.contains("not a JSON object") == true)
             #expect(error?["excerpt"] as? String == "this is not json")
             alice.send(#"{"type":"viewport","center":{"latitude":95,"longitude":0},"span":{"latitudeDelta":1,"longitudeDelta":1}}"#)
-            let range = alice.next(timeout: 5) { $0["type"] as? String == "error" }
+            let range = alice.next(timeout: 30) { $0["type"] as? String == "error" }
             #expect((range?["message"] as? String)?.contains("latitude") == true)
             alice.send(Reference.viewport(lat: 40.924, lon: -108.0955, dlat: 25, dlon: 20))
             #expect(converge(alice, &held, to: initial))

@@ -43,9 +43,10 @@ struct BusClientWakeTests {
         let publisher = try ZMQSocket(context, .pub)
         defer { publisher.close() }
         let events = Events()
-        // The only other thing that could end the thread's wait: a timer 5 s away (set before the
-        // start, so no wake is pending when the thread waits).
-        let client = try runningClient(publisher) { $0.every(.seconds(5)) { events.add("timer") } }
+        // The only other thing that could end the thread's wait: a timer 60 s away (set before the
+        // start, so no wake is pending when the thread waits; the probing before the close can take
+        // up to 10 s, so a nearer timer could fire first on a loaded machine).
+        let client = try runningClient(publisher) { $0.every(.seconds(60)) { events.add("timer") } }
         client.close()
         events.add("closed")
         #expect(events.all == ["closed"])

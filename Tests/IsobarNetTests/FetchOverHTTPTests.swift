@@ -196,7 +196,7 @@ import Testing
     @Test func connectionRefusedIsAFailureWithAReason() async throws {
         let port = try await TestSupport.withServer { server in server.port }
         let url = "http://127.0.0.1:\(port)/today.json"
-        try await TestSupport.withFetcher(FetchOptions(today: url, tomorrow: url, timeout: 2)) { fetcher, output throws in
+        try await TestSupport.withFetcher(FetchOptions(today: url, tomorrow: url, timeout: 30)) { fetcher, output throws in
             #expect(await fetcher.fetch(.today) == false)
             let status = try #require(try output.statuses().first)
             #expect(status.state == .failed)

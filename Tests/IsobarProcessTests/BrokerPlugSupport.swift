@@ -21,7 +21,7 @@ struct RunningBroker {
         let frontend = ProcessHarness.freeTCPEndpoint()
         let backend = ProcessHarness.freeTCPEndpoint()
         let process = try await ProcessHarness.isobar(["broker"], environment: ["ISOBAR_PUB": frontend, "ISOBAR_SUB": backend])
-        let ready = await process.waitForReady(timeout: .seconds(10))
+        let ready = await process.waitForReady(timeout: .seconds(30))
         try #require(ready != nil, "broker did not start:\n\(process.stderrText)")
         return RunningBroker(process: process, frontend: frontend, backend: backend)
     }
@@ -29,7 +29,7 @@ struct RunningBroker {
     /// Starts `isobar plug ARGUMENTS...` against this broker and waits until its command runs.
     func startPlug(_ arguments: [String]) async throws -> ProcessHarness {
         let plug = try await ProcessHarness.isobar(["plug"] + arguments, environment: environment)
-        let started = await plug.waitForReady(timeout: .seconds(10))
+        let started = await plug.waitForReady(timeout: .seconds(30))
         try #require(started != nil, "plug did not start its command:\n\(plug.stderrText)")
         return plug
     }
@@ -37,7 +37,7 @@ struct RunningBroker {
     /// SIGTERMs the broker and expects a clean exit.
     func stop() async {
         process.signal(SIGTERM)
-        let ended = await process.waitForExit(timeout: .seconds(5))
+        let ended = await process.waitForExit(timeout: .seconds(30))
         #expect(ended == .exited(0), "broker: \(ended.map(String.init(describing:)) ?? "still running")\n\(process.stderrText)")
     }
 }

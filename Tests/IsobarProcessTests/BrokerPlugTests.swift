@@ -18,7 +18,7 @@ struct BrokerPlugTests {
         let seen = try client.handshake(topic: "hello") { #"{"type":"hello","n":\#($0)}"# }
         #expect(seen, "nothing relayed:\n\(broker.process.stderrText)")
         broker.process.signal(signal)
-        let ended = await broker.process.waitForExit(timeout: .seconds(5))
+        let ended = await broker.process.waitForExit(timeout: .seconds(30))
         #expect(ended == .exited(0), "\(broker.process.stderrText)")
     }
 
@@ -183,7 +183,7 @@ struct BrokerPlugTests {
         var received: [Int] = []
         var killed = false
         var seq = 0
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             try client.pub.send(topic: "in", line: #"{"type":"in","seq":\#(seq)}"#)
             seq += 1
@@ -249,11 +249,11 @@ struct BrokerPlugTests {
         let plug = try await broker.startPlug(["--name", "talker", "--", "sh", "-c", "echo hello from the plugin >&2; exec cat"])
         let child = try #require(await plug.waitForChildPIDs(timeout: .seconds(5)).first)
         #expect(await plug.waitForStderr(timeout: .seconds(5)) { $0 == "hello from the plugin" } != nil, "\(plug.stderrText)")
-        let start = ContinuousClock.now
         plug.signal(SIGTERM)
-        #expect(await plug.waitForExit(timeout: .seconds(5)) == .exited(0), "\(plug.stderrText)")
-        // cat exits on end of input: no SIGTERM needed, no grace period spent.
-        #expect(ContinuousClock.now - start < .milliseconds(1500))
+        #expect(await plug.waitForExit(timeout: .seconds(30)) == .exited(0), "\(plug.stderrText)")
+        // cat exits on end of input: no SIGTERM needed, no grace period spent (no "sending
+        // SIGTERM" line: the stdin grace never ran out). A bound on the time taken raced on a
+        // loaded machine, so the log is the check.
         #expect(plug.stderrCount(containing: "sending SIGTERM") == 0, "\(plug.stderrText)")
         #expect(!ProcessHarness.isAlive(child))
         await broker.stop()

@@ -72,7 +72,7 @@ import Testing
             }
             alice.viewport(lat, lon, dlat, dlon, limit: 1000)
             let want = Reference.visible(today, lat: lat, lon: lon, dlat: dlat, dlon: dlon)
-            if !alice.wait(timeout: 5, { Set($0.items.keys) == want }) { failures += 1 }
+            if !alice.wait(timeout: 30, { Set($0.items.keys) == want }) { failures += 1 }
         }
         #expect(failures == 0)
         #expect(alice.state.set.broken == false)

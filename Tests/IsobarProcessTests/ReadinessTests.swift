@@ -36,10 +36,10 @@ import Testing
         let script = #"echo "file=[$ISOBAR_READY_FILE]" >&2; if [ -e "$0" ]; then exec sleep 1000; fi; : > "$0"; sleep 3"#
         let plug = try await ProcessHarness.isobar(["plug", "--name", "sleeper", "--", "sh", "-c", script, marker],
                                              environment: endpoints.merging([Readiness.fileVariable: plugFile]) { $1 })
-        let started = try #require(await plug.waitForReady(timeout: .seconds(10)), "\(plug.stderrText)")
+        let started = try #require(await plug.waitForReady(timeout: .seconds(30)), "\(plug.stderrText)")
         #expect(started.contains(" notice sleeper: ready: started sh (pid "))
         #expect(Self.read(plugFile)?.hasPrefix("started sh (pid ") == true)
-        #expect(await plug.waitForStderr(containing: "file=[]", timeout: .seconds(5)) != nil, "the command saw the plug's readiness file")
+        #expect(await plug.waitForStderr(containing: "file=[]", timeout: .seconds(30)) != nil, "the command saw the plug's readiness file")
         // Between the exit and the restart (100 ms of backoff) the file is gone; then back.
         #expect(await plug.waitForStderr(containing: "restarting in", timeout: .seconds(30)) != nil)
         let deadline = Date().addingTimeInterval(30)

@@ -65,7 +65,7 @@ struct SlowSubscriberTests {
 
         // Converged: the woken client shows what the never-stopped client shows, on the same snapshot.
         var converged = false
-        let deadline = ContinuousClock.now + .seconds(15)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !converged && ContinuousClock.now < deadline {
             await output.drain(attach, timeout: .milliseconds(100))
             let mine = output.set, theirs = reference.session.snapshot().annotations
@@ -92,7 +92,7 @@ struct SlowSubscriberTests {
         try #require(early.waitFor(early.expected(today), titles: titles, timeout: .seconds(60)) != nil)
         // Everything has been published and nothing new will come (the epoch is an hour long).
         let late = try Viewer("late", endpoints: pipeline.endpoints, lat: 47, lon: -120, dlat: 6, dlon: 8)
-        let took = late.waitFor(late.expected(today), titles: titles, timeout: .seconds(10))
+        let took = late.waitFor(late.expected(today), titles: titles, timeout: .seconds(60))
         #expect(took != nil, "the late bus client did not converge")
         let env = ["ISOBAR_PUB": pipeline.endpoints.frontend, "ISOBAR_SUB": pipeline.endpoints.backend]
         let attach = try await ProcessHarness.isobar(["attach", "--client", "later", "--plain", "--viewport", "35,-100,10,10"], environment: env)
@@ -100,7 +100,7 @@ struct SlowSubscriberTests {
         let output = AttachOutput()
         let want = Reference.visible(today, lat: 35, lon: -100, dlat: 10, dlon: 10)
         let start = ContinuousClock.now
-        while Set(output.set.items.keys) != want && ContinuousClock.now - start < .seconds(15) { await output.drain(attach, timeout: .milliseconds(100)) }
+        while Set(output.set.items.keys) != want && ContinuousClock.now - start < .seconds(60) { await output.drain(attach, timeout: .milliseconds(100)) }
         #expect(Set(output.set.items.keys) == want && want.allSatisfy { output.titles[$0] == titles[$0] }, "\(attach.stderrText)")
         print("reliability: late joiner: bus client converged in \(took.map(String.init(describing:)) ?? "-"), attach process in \(ContinuousClock.now - start)")
         await pipeline.stop()
@@ -199,7 +199,7 @@ struct SlowSubscriberTests {
         // Pan: the first diff is "lost"; the second reveals the gap; the resync answer repairs it.
         viewport(42, -104, 20, 20)
         viewport(43, -103, 20, 24)
-        #expect(wait(Reference.visible(today, lat: 43, lon: -103, dlat: 20, dlon: 24), timeout: 5), "no convergence after the gap")
+        #expect(wait(Reference.visible(today, lat: 43, lon: -103, dlat: 20, dlon: 24), timeout: 30), "no convergence after the gap")
         let (dropped, gaps) = state.condition.withLock { (state.dropped, state.gaps) }
         #expect(dropped && gaps >= 1, "dropped \(dropped), gaps \(gaps)")
         await pipeline.stop()
