@@ -143,7 +143,20 @@ public final class BusClient: Sendable {
     /// waiting have all been handed to `onMessage` (before waiting for the next one), and at least
     /// every `drainLimit` messages under a steady stream: a client that answers messages with
     /// messages of its own can send its answers there as one burst.
+    ///
+    /// Each line is handed over as its own `String` topic and `[UInt8]` copy: built on
+    /// ``start(onLine:onDrained:)``, whose bytes it copies (a batch's lines share one topic `String`).
     public func start(onMessage: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) -> Void,
+                      onDrained: (@Sendable () -> Void)? = nil) {
+        let topics = TopicText()
+        start(onLine: { topic, line in onMessage(topics.text(of: topic), Array(line)) }, onDrained: onDrained)
+    }
+
+    /// ``start(onMessage:onDrained:)`` without a copy: `onLine` gets each line's topic and bytes
+    /// where they lie (libzmq's buffer, or the receive thread's topic buffer for a group frame's
+    /// lines), valid only during the call. A client that reads each line once (the benchmark's
+    /// thousand map clients) then makes no `String` or `Array` per line.
+    public func start(onLine: @escaping @Sendable (_ topic: UnsafeRawBufferPointer, _ line: UnsafeRawBufferPointer) -> Void,
                       onDrained: (@Sendable () -> Void)? = nil) {
         let initial: [Timer]? = control.state.withLock { state in
             guard case .idle(let timers) = state else { return nil }
@@ -160,7 +173,7 @@ public final class BusClient: Sendable {
         }
         let loop = ReceiveLoop(subscriber: subscriber, control: control, publisherSignal: publisherSignal,
                                takePublisherChanges: { [self] fired in publisher.withLock { $0.takeAfterWake(fired: fired) } },
-                               onMessage: onMessage, onDrained: onDrained)
+                               onLine: onLine, onDrained: onDrained)
         let thread = Thread {
             loop.run(initial: initial)
             loop.control.finished.signal()
@@ -186,7 +199,7 @@ public final class BusClient: Sendable {
         /// Takes the publisher's subscription changes if any wait (under its lock); the argument
         /// says whether its descriptor fired.
         let takePublisherChanges: @Sendable (_ fired: Bool) -> Void
-        let onMessage: @Sendable (_ topic: String, _ payload: [UInt8]) -> Void
+        let onLine: @Sendable (_ topic: UnsafeRawBufferPointer, _ line: UnsafeRawBufferPointer) -> Void
         let onDrained: (@Sendable () -> Void)?
 
         func run(initial: [Timer]) {
@@ -229,13 +242,13 @@ public final class BusClient: Sendable {
 
         /// Hands out what is waiting (at most `drainLimit` messages), then calls `onDrained`. Each
         /// message is read in libzmq's own buffers (`receiveInPlace`): the only copies made are the
-        /// ones `onMessage` takes, one per line.
+        /// ones `onLine` takes.
         private func receiveWaiting(_ deriver: inout TopicDeriver) throws(ZMQError) {
             var taken = 0
             while taken < BusClient.drainLimit {
                 let received: Void? = try subscriber.receiveInPlace(blocking: false) { count, topic, payload in
                     guard count == 2 else { return }
-                    BusClient.deliver(topic: topic, payload: payload, deriver: &deriver, to: onMessage)
+                    BusClient.deliver(topic: topic, payload: payload, deriver: &deriver, to: onLine)
                 }
                 guard received != nil else { break }
                 taken += 1
@@ -244,25 +257,36 @@ public final class BusClient: Sendable {
         }
     }
 
-    /// Hands each line of a two-frame message to `onMessage` (a one-line payload whole, even empty).
-    /// `deriver` is the receive thread's, reused from message to message.
+    /// Hands each line of a two-frame message to `onLine` (a one-line payload whole, even empty),
+    /// in place. `deriver` is the receive thread's, reused from message to message.
     private static func deliver(topic frame: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, deriver: inout TopicDeriver,
-                                to onMessage: (_ topic: String, _ payload: [UInt8]) -> Void) {
+                                to onLine: (_ topic: UnsafeRawBufferPointer, _ line: UnsafeRawBufferPointer) -> Void) {
         if TopicBatch.isGroup(frame) {
             // A group frame (`T/`): lines of several topics, each line's own derived from it; a
             // line outside the group (which ZeroMQ's filter did not see) is dropped.
             TopicBatch.forEachLine(in: payload) { line in
                 guard deriver.deriveTrusted(line), deriver.topic.starts(with: frame) else { return }
-                onMessage(String(decoding: deriver.topic, as: UTF8.self), Array(line))
+                deriver.topic.withUnsafeBytes { onLine($0, line) }
             }
             return
         }
-        let topic = String(decoding: frame, as: UTF8.self)
         let batched = payload.baseAddress.map { memchr($0, 0x0A, payload.count) != nil } ?? false
         if !batched {
-            onMessage(topic, Array(payload))
+            onLine(frame, payload)
         } else {
-            TopicBatch.forEachLine(in: payload) { onMessage(topic, Array($0)) }
+            TopicBatch.forEachLine(in: payload) { onLine(frame, $0) }
+        }
+    }
+
+    /// `start(onMessage:)`'s topic `String`, made again only when a line's topic differs from the
+    /// one before (a batched message's lines share theirs). Used on the receive thread only.
+    private final class TopicText: @unchecked Sendable {
+        // @unchecked: `text` is read and written by the receive thread alone.
+        private var text = ""
+
+        func text(of topic: UnsafeRawBufferPointer) -> String {
+            if !text.utf8.elementsEqual(topic) { text = String(decoding: topic, as: UTF8.self) }
+            return text
         }
     }
 

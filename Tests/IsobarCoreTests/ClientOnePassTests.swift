@@ -177,4 +177,32 @@ import Testing
         }
         #expect(declined > 300)  // most changes break the line or an item: the general reader answers
     }
+
+    /// `apply(bytes:)` (a line where it lies, as the benchmark's clients apply what the bus client
+    /// hands over) against `apply(storage:)`: the same outcome or error and the same set, for the
+    /// formatter's lines and broken copies of them (which take the general reader).
+    @Test func applyingInPlaceGivesWhatApplyingAnArrayGives() throws {
+        func outcome(_ apply: () throws(MessageError) -> AnnotationSet.Outcome) -> String {
+            do { return "\(try apply())" } catch { return "error: \(error.message)" }
+        }
+        var random = TestSupport.Random(seed: 43)
+        var inPlace: [String: AnnotationSet] = [:], copied: [String: AnnotationSet] = [:]
+        var errors = 0, applied = 0
+        for line in try formatterLines(seed: 9, count: 40) {
+            let client = try JSONObject(storage: line).requireString("client")
+            for n in 0..<11 {
+                // Ten broken copies applied to copies of the sets, then the real line to the sets.
+                let bytes = n < 10 ? random.broken(line, after: 30) : line
+                var a = inPlace[client, default: AnnotationSet()], b = copied[client, default: AnnotationSet()]
+                let first = bytes.withUnsafeBytes { bytes in outcome { () throws(MessageError) in try a.apply(bytes: bytes) } }
+                let second = outcome { () throws(MessageError) in try b.apply(storage: bytes) }
+                #expect(first == second, "outcomes differ for \(text(bytes).prefix(300))")
+                #expect(TestSupport.state(a) == TestSupport.state(b), "sets differ after \(text(bytes).prefix(300))")
+                if first.hasPrefix("error") { errors += 1 }
+                if first == "applied" { applied += 1 }
+                if n == 10 { inPlace[client] = a; copied[client] = b }
+            }
+        }
+        #expect(errors > 20 && applied > 20, "errors \(errors), applied \(applied)")
+    }
 }

@@ -41,6 +41,11 @@ public struct AnnotationFollower: Sendable {
         try step { (set: inout AnnotationSet) throws(MessageError) in try set.apply(storage: storage) }
     }
 
+    /// Applies a line where it lies, read during the call only (``AnnotationSet/apply(bytes:)``).
+    public mutating func apply(bytes line: UnsafeRawBufferPointer) throws(MessageError) -> Step {
+        try step { (set: inout AnnotationSet) throws(MessageError) in try set.apply(bytes: line) }
+    }
+
     /// Applies a parsed line.
     public mutating func apply(_ object: JSONObject) throws(MessageError) -> Step {
         try step { (set: inout AnnotationSet) throws(MessageError) in try set.apply(object) }

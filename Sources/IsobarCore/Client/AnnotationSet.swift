@@ -87,16 +87,33 @@ public struct AnnotationSet: Sendable {
     /// instead, so the outcome, the set and the error are always those of
     /// ``apply(_:)-(JSONObject)`` on the parsed line. Throws for a line that is not a JSON object.
     public mutating func apply(storage: [UInt8]) throws(MessageError) -> Outcome {
+        if let outcome = storage.withUnsafeBytes({ applyInOnePass($0) }) { return outcome }
+        return try applyGenerally(storage)
+    }
+
+    /// ``apply(storage:)`` on a line where it lies (read during the call only): no copy of a line
+    /// the one pass takes whole (nearly all; the others are copied for the general reader).
+    public mutating func apply(bytes line: UnsafeRawBufferPointer) throws(MessageError) -> Outcome {
+        if let outcome = applyInOnePass(line) { return outcome }
+        return try applyGenerally(Array(line))
+    }
+
+    /// The whole line in one pass (`AnnotationMessageScan`); nil when that pass does not take it
+    /// (nothing applied then).
+    private mutating func applyInOnePass(_ line: UnsafeRawBufferPointer) -> Outcome? {
         // Both arrays grow as the scan reads their elements: the items from the room the scan
         // reserves when it reaches `upsert` (see `AnnotationMessageScan.read`), `removes` by
         // doubling (it holds the `remove` array's strings only).
         var upserts: [ScannedItem] = []
         var removes: [ScannedItem.Text] = []
+        guard let read = AnnotationMessageScan.read(line, keepsDetail: keepsDetail, upserts: &upserts, removes: &removes) else { return nil }
+        return apply(read, upserts: upserts, removes: removes, in: line)
+    }
+
+    /// The member-by-member reader, for a line the one pass did not take.
+    private mutating func applyGenerally(_ storage: [UInt8]) throws(MessageError) -> Outcome {
+        var upserts: [ScannedItem] = []
         let detail = keepsDetail
-        // The whole line in one pass (`AnnotationMessageScan`), else the member-by-member reader.
-        let read = storage.withUnsafeBytes { AnnotationMessageScan.read($0, keepsDetail: detail, upserts: &upserts, removes: &removes) }
-        if let read { return apply(read, upserts: upserts, removes: removes, in: storage) }
-        upserts.removeAll(keepingCapacity: true)
         var scanned = false
         if let message = try? JSONObject(storage: storage, reading: "upsert", with: { scanner in
             scanned = true
@@ -125,7 +142,7 @@ public struct AnnotationSet: Sendable {
         fetchedAt = try message.optionalNumber("fetchedAt")
         if let remove = message.field("remove"), remove.kind == .array { self.remove(remove.valueRange, in: message.storage) }
         if let upserts {
-            keep(upserts, in: message.storage)
+            message.storage.withUnsafeBytes { keep(upserts, in: $0) }
         } else if let upsert = message.field("upsert") {
             try message.forEachElement(upsert) { (element, _) throws(MessageError) in
                 guard let item = element else { return }
@@ -149,40 +166,34 @@ public struct AnnotationSet: Sendable {
     /// Applies a line read whole by `AnnotationMessageScan` (`upserts`: its items; `removes`: the
     /// string elements of its `remove` array, in order), as the general reader would apply it.
     private mutating func apply(_ message: AnnotationMessageScan.Message, upserts: [ScannedItem], removes: [ScannedItem.Text],
-                                in storage: [UInt8]) -> Outcome {
+                                in line: UnsafeRawBufferPointer) -> Outcome {
         if let outcome = accept(version: message.version, full: message.full) { return outcome }
         if let read = message.day { day = read }
         if let read = message.field { field = read }
         if let range = message.source {
             // What nearly every message repeats is kept without making a String to compare.
-            let same = storage.withUnsafeBytes { line in
-                source.map { Self.equal($0, UnsafeRawBufferPointer(rebasing: line[range])) } ?? false
-            }
-            if !same { source = storage.withUnsafeBytes { JSONDecoding.unescape($0, range) } }
+            let same = source.map { Self.equal($0, UnsafeRawBufferPointer(rebasing: line[range])) } ?? false
+            if !same { source = JSONDecoding.unescape(line, range) }
         } else {
             source = nil
         }
         fetchedAt = message.fetchedAt
-        storage.withUnsafeBytes { line in
-            for id in removes { removeID(id.range, escaped: id.escaped, in: line) }
-        }
-        keep(upserts, in: storage)
+        for id in removes { removeID(id.range, escaped: id.escaped, in: line) }
+        keep(upserts, in: line)
         return .applied
     }
 
-    /// Upserts the items the one-pass reader read from `storage`. An id without escapes is looked
+    /// Upserts the items the one-pass reader read from `line`. An id without escapes is looked
     /// up by its bytes in the line: an item held keeps its id (no new `String`), a new one gets it.
     /// A short title is taken from the titles made before when they hold it (`TitleCache`).
-    private mutating func keep(_ upserts: [ScannedItem], in storage: [UInt8]) {
-        storage.withUnsafeBytes { line in
-            for scanned in upserts {
-                if scanned.id.escaped {
-                    table.upsert(scanned.item(in: line))
-                } else {
-                    let title = titles.title(scanned.title, in: line)
-                    table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range]),
-                                 update: { scanned.fill(&$0, in: line, title: title) }, make: { scanned.item(id: $0, title: title, in: line) })
-                }
+    private mutating func keep(_ upserts: [ScannedItem], in line: UnsafeRawBufferPointer) {
+        for scanned in upserts {
+            if scanned.id.escaped {
+                table.upsert(scanned.item(in: line))
+            } else {
+                let title = titles.title(scanned.title, in: line)
+                table.upsert(id: UnsafeRawBufferPointer(rebasing: line[scanned.id.range]),
+                             update: { scanned.fill(&$0, in: line, title: title) }, make: { scanned.item(id: $0, title: title, in: line) })
             }
         }
     }
