@@ -145,18 +145,18 @@ public final class BusClient: Sendable {
     /// messages of its own can send its answers there as one burst.
     ///
     /// Each line is handed over as its own `String` topic and `[UInt8]` copy: built on
-    /// ``start(onLine:onDrained:)``, whose bytes it copies (a batch's lines share one topic `String`).
+    /// ``startInPlace(onLine:onDrained:)``, whose bytes it copies (a batch's lines share one topic `String`).
     public func start(onMessage: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) -> Void,
                       onDrained: (@Sendable () -> Void)? = nil) {
         let topics = TopicText()
-        start(onLine: { topic, line in onMessage(topics.text(of: topic), Array(line)) }, onDrained: onDrained)
+        startInPlace(onLine: { topic, line in onMessage(topics.text(of: topic), Array(line)) }, onDrained: onDrained)
     }
 
     /// ``start(onMessage:onDrained:)`` without a copy: `onLine` gets each line's topic and bytes
     /// where they lie (libzmq's buffer, or the receive thread's topic buffer for a group frame's
     /// lines), valid only during the call. A client that reads each line once (the benchmark's
     /// thousand map clients) then makes no `String` or `Array` per line.
-    public func start(onLine: @escaping @Sendable (_ topic: UnsafeRawBufferPointer, _ line: UnsafeRawBufferPointer) -> Void,
+    public func startInPlace(onLine: @escaping @Sendable (_ topic: UnsafeRawBufferPointer, _ line: UnsafeRawBufferPointer) -> Void,
                       onDrained: (@Sendable () -> Void)? = nil) {
         let initial: [Timer]? = control.state.withLock { state in
             guard case .idle(let timers) = state else { return nil }

@@ -125,7 +125,7 @@ final class ClientTable: @unchecked Sendable {
     var tallies: Int { state.withLock { $0.tallies } }
     var resends: Int { state.withLock { $0.resends } }
 
-    /// Takes one line as the bus client hands it over (`BusClient.start(onLine:)`: its topic and
+    /// Takes one line as the bus client hands it over (`BusClient.startInPlace(onLine:)`: its topic and
     /// bytes valid during the call only).
     func receive(topic: UnsafeRawBufferPointer, line: UnsafeRawBufferPointer) {
         if topic.elementsEqual(Self.tally) {

@@ -97,7 +97,7 @@ final class Pipeline {
         processes = started
         let table = clients
         // Waiters re-check their condition once per drain (`Changes`), not once per message.
-        client.start(onLine: { topic, line in table.receive(topic: topic, line: line) },
+        client.startInPlace(onLine: { topic, line in table.receive(topic: topic, line: line) },
                      onDrained: {
                          table.onDrained?()
                          Changes.shared.pulse()

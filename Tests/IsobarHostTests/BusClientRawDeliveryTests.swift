@@ -5,7 +5,7 @@ import IsobarCore
 import Synchronization
 import Testing
 
-/// `BusClient.start(onLine:)` (each line's topic and bytes in place) through a real broker: a
+/// `BusClient.startInPlace(onLine:)` (each line's topic and bytes in place) through a real broker: a
 /// batched message, a group frame (with a line outside its group) and a one-line message each
 /// reach it as exactly the topics and lines `start(onMessage:)` hands out, and both are the lines
 /// sent, in order.
@@ -31,7 +31,7 @@ import Testing
         stringClient.start(onMessage: { topic, line in strings.append(topic, String(decoding: line, as: UTF8.self)) })
         let rawClient = try BusClient(endpoints: endpoints, topics: ["annotations/"])
         defer { rawClient.close() }
-        rawClient.start(onLine: { topic, line in
+        rawClient.startInPlace(onLine: { topic, line in
             raw.append(String(decoding: topic, as: UTF8.self), String(decoding: line, as: UTF8.self))
         })
         let context = try ZMQContext()
