@@ -1,4 +1,5 @@
 import Foundation
+import IsobarCore
 
 /// `ClientTable`'s clients by the bytes of their topic (`annotations/NAME`): a topic as received
 /// (in libzmq's buffer) finds its client's slot without a `String` made or hashed per message.
@@ -69,13 +70,10 @@ struct TopicSlots {
         }
     }
 
-    /// FNV-1a, then a finalizer that spreads every byte into the low bits the table uses; never 0.
+    /// The project's table hash (`FNV1a.tableHash`, its high half folded into the low bits the
+    /// table uses: topics differ in their last characters); never 0, which marks an empty bucket.
     private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        hash ^= hash >> 33
-        hash &*= 0xFF51_AFD7_ED55_8CCD
-        hash ^= hash >> 33
+        let hash = FNV1a.tableHash(bytes: bytes, seed: 0)
         return hash == 0 ? 1 : hash
     }
 
